@@ -1,0 +1,242 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom BCM4331 802.11 PCIe card: PCI function and QOM glue.
+ *
+ * The PCI identity and config-space layout follow real BCM4331 cards
+ * (lspci of MacBook Pro AirPort Extreme cards) and what Linux's bcma
+ * host driver expects (drivers/bcma/host_pci.c).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qapi/error.h"
+#include "hw/pci/msi.h"
+#include "hw/pci/pcie.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "migration/vmstate.h"
+#include "bcm4331.h"
+#include "trace.h"
+
+static const char *bcm4331_cfg_name(uint32_t addr)
+{
+    switch (addr & ~3) {
+    case BCMA_PCI_BAR0_WIN:
+        return "BAR0_WIN";
+    case BCMA_PCI_BAR1_WIN:
+        return "BAR1_WIN";
+    case BCMA_PCI_SPROMCTL:
+        return "SPROMCTL";
+    case BCMA_PCI_BAR1_CONTROL:
+        return "BAR1_CONTROL";
+    case BCMA_PCI_IRQS:
+        return "IRQS";
+    case BCMA_PCI_IRQMASK:
+        return "IRQMASK";
+    case BCMA_PCI_BACKPLANE_IRQS:
+        return "BACKPLANE_IRQS";
+    case BCMA_PCI_BAR0_WIN2:
+        return "BAR0_WIN2";
+    case BCMA_PCI_GPIO_IN:
+        return "GPIO_IN";
+    case BCMA_PCI_GPIO_OUT:
+        return "GPIO_OUT";
+    case BCMA_PCI_GPIO_OUT_ENABLE:
+        return "GPIO_OUT_ENABLE";
+    default:
+        return NULL;
+    }
+}
+
+static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
+                                     uint32_t val, int len)
+{
+    const char *name = bcm4331_cfg_name(addr);
+
+    pci_default_write_config(pd, addr, val, len);
+    msi_write_config(pd, addr, val, len);
+    if (name) {
+        trace_bcm4331_pci_cfg_write(name, addr, val, len);
+    }
+}
+
+/*
+ * BAR0: the backplane windows are not decoded yet; the whole BAR reads as
+ * all-ones, like an unmapped backplane address on real hardware.
+ */
+static uint64_t bcm4331_bar0_read(void *opaque, hwaddr addr, unsigned size)
+{
+    trace_bcm4331_pci_ub_bar0_read(addr, size);
+    qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: read of unmapped BAR0 offset "
+                  "0x%04" HWADDR_PRIx " (%u bytes)\n", addr, size);
+    return MAKE_64BIT_MASK(0, size * 8);
+}
+
+static void bcm4331_bar0_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    trace_bcm4331_pci_ub_bar0_write(addr, val, size);
+    qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: write to unmapped BAR0 offset "
+                  "0x%04" HWADDR_PRIx " (%u bytes)\n", addr, size);
+}
+
+static const MemoryRegionOps bcm4331_bar0_ops = {
+    .read = bcm4331_bar0_read,
+    .write = bcm4331_bar0_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 4,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 4,
+    },
+};
+
+static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
+{
+    Bcm4331State *s = BCM4331_PCI(pd);
+    uint8_t *c = pd->config;
+    g_autofree char *macstr = NULL;
+    int ret;
+
+    pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vid);
+    pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
+    pci_set_byte(c + PCI_INTERRUPT_PIN, 1);  /* INTA#: bcma uses INTx only */
+
+    memory_region_init_io(&s->bar0, OBJECT(s), &bcm4331_bar0_ops, s,
+                          "bcm4331-bar0", BCM4331_BAR0_SIZE);
+    pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
+                     PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
+
+    /*
+     * pci_add_capability() links each new capability at the head of the
+     * list, so add them back to front to get PM -> MSI -> PCIe.
+     */
+    ret = pcie_endpoint_cap_v1_init(pd, BCM4331_CAP_PCIE);
+    if (ret < 0) {
+        error_setg(errp, "bcm4331: cannot add the PCIe capability");
+        return;
+    }
+    /* Present like on real cards but never enabled by bcma/b43. */
+    ret = msi_init(pd, BCM4331_CAP_MSI, 1, true, false, NULL);
+    if (ret < 0 && ret != -ENOTSUP) {
+        error_setg(errp, "bcm4331: cannot add the MSI capability");
+        return;
+    }
+    ret = pci_pm_init(pd, BCM4331_CAP_PM, errp);
+    if (ret < 0) {
+        return;
+    }
+    /* PM 1.2 (version 3), D0/D3hot; PMCSR power state writable */
+    pci_set_word(c + BCM4331_CAP_PM + PCI_PM_PMC, 0x0003);
+    pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
+                 PCI_PM_CTRL_STATE_MASK);
+
+    qemu_macaddr_default_if_unset(&s->macaddr);
+    macstr = qemu_mac_strdup_printf(s->macaddr.a);
+    trace_bcm4331_pci_realize(macstr);
+}
+
+static void bcm4331_pci_exit(PCIDevice *pd)
+{
+    msi_uninit(pd);
+    pcie_cap_exit(pd);
+}
+
+static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
+{
+    PCIDevice *pd = PCI_DEVICE(obj);
+    uint8_t *c = pd->config;
+
+    trace_bcm4331_pci_reset();
+    /* QEMU does not clear config 0x40..0xff on reset: do it for ours */
+    pci_set_long(c + BCMA_PCI_BAR0_WIN, BCMA_ADDR_BASE);
+    pci_set_long(c + BCMA_PCI_BAR1_WIN, 0);
+    pci_set_long(c + BCMA_PCI_SPROMCTL, 0);
+    pci_set_long(c + BCMA_PCI_BAR1_CONTROL, 0);
+    pci_set_long(c + BCMA_PCI_IRQS, 0);
+    pci_set_long(c + BCMA_PCI_IRQMASK, 0);
+    pci_set_long(c + BCMA_PCI_BACKPLANE_IRQS, 0);
+    pci_set_long(c + BCMA_PCI_BAR0_WIN2, BCMA_WRAP_BASE);
+    pci_set_long(c + BCMA_PCI_GPIO_IN, 0);
+    pci_set_long(c + BCMA_PCI_GPIO_OUT, 0);
+    pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
+    msi_reset(pd);
+}
+
+static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
+{
+    pci_irq_deassert(PCI_DEVICE(obj));
+}
+
+static const VMStateDescription vmstate_bcm4331 = {
+    .name = "bcm4331",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_PCI_DEVICE(parent_obj, Bcm4331State),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const Property bcm4331_properties[] = {
+    DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
+    DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
+                       BCM4331_DEFAULT_SUBSYS_VID),
+    DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
+                       BCM4331_DEFAULT_SUBSYS_ID),
+};
+
+static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    k->realize = bcm4331_pci_realize;
+    k->exit = bcm4331_pci_exit;
+    k->config_write = bcm4331_pci_write_config;
+    k->vendor_id = BCM4331_PCI_VENDOR_ID;
+    k->device_id = BCM4331_PCI_DEVICE_ID;
+    k->revision = BCM4331_PCI_REVISION;
+    k->class_id = PCI_CLASS_NETWORK_OTHER;
+
+    rc->phases.enter = bcm4331_pci_reset_enter;
+    rc->phases.hold = bcm4331_pci_reset_hold;
+
+    dc->desc = "Broadcom BCM4331 802.11a/b/g/n (HT-PHY) PCIe Wi-Fi";
+    dc->vmsd = &vmstate_bcm4331;
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+    device_class_set_props(dc, bcm4331_properties);
+    object_class_property_set_description(klass, "mac",
+        "MAC address of the card, stored in its SPROM "
+        "(default: QEMU's next 52:54:00:12:34:xx address)");
+    object_class_property_set_description(klass, "subsys-vendor-id",
+        "PCI subsystem vendor id (default 0x106b, Apple)");
+    object_class_property_set_description(klass, "subsys-id",
+        "PCI subsystem id (default 0x00d6, AirPort Extreme)");
+}
+
+static const TypeInfo bcm4331_pci_info = {
+    .name = TYPE_BCM4331_PCI,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(Bcm4331State),
+    .class_init = bcm4331_pci_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_PCIE_DEVICE },
+        { },
+    },
+};
+
+static void bcm4331_pci_register_types(void)
+{
+    type_register_static(&bcm4331_pci_info);
+}
+
+type_init(bcm4331_pci_register_types)

@@ -1,0 +1,330 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Build the test guest (kernel + initramfs) from Debian packages.
+
+    scripts/build-guest.py [--kernel 6.12|6.1] [--out DIR]
+
+Output in build/guest/<kernel>/: vmlinuz, initrd.img, kernel.version.
+The guest is an initramfs: busybox, iw, wpa_supplicant/wpa_cli, hostapd/
+hostapd_cli, iperf3, tcpdump, lspci with the libraries they need, the real
+bcma/b43/mac80211/cfg80211 modules (and their dependencies) of the Debian
+kernel, /lib/firmware/b43 from build/firmware-stubs/b43, and the /init of
+tests/guest/init.  Nothing is rebuilt when no input changed: the inputs
+(package versions, init, firmware files, this script) are hashed.
+"""
+
+import argparse
+import glob
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+TOOLS = ["busybox-static", "iw", "wpasupplicant", "hostapd", "iperf3",
+         "tcpdump", "pciutils"]
+DATA_PKGS = ["pci.ids"]
+# guest path -> program name, looked up in the packages' bin/sbin dirs
+BINARIES = {
+    "bin/busybox": "busybox",
+    "sbin/iw": "iw",
+    "sbin/wpa_supplicant": "wpa_supplicant",
+    "sbin/wpa_cli": "wpa_cli",
+    "sbin/hostapd": "hostapd",
+    "sbin/hostapd_cli": "hostapd_cli",
+    "bin/iperf3": "iperf3",
+    "bin/tcpdump": "tcpdump",
+    "bin/lspci": "lspci",
+}
+BINDIRS = ["usr/sbin", "sbin", "usr/bin", "bin"]
+# Modules wanted in the guest; their dependencies are added from modules.dep.
+MODULES = [
+    "bcma", "b43", "mac80211", "cfg80211", "rfkill",
+    "e1000", "af_packet", "qemu_fw_cfg",
+    # mac80211 software crypto (nohwcrypt, WPA2)
+    "ccm", "gcm", "ctr", "cmac", "gmac", "aes_generic", "libarc4", "arc4",
+    "michael_mic", "crypto_user",
+]
+KERNELS = {
+    # name: (package regex, apt target release)
+    "6.12": (r"^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$",
+             "bookworm-backports"),
+    "6.1": (r"^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$", "bookworm"),
+}
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True,
+                          stdout=subprocess.PIPE, **kw).stdout
+
+
+def newest_kernel(kind):
+    regex, _ = KERNELS[kind]
+    out = run(["apt-cache", "search", "--names-only", regex])
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    if not names:
+        sys.exit("build-guest: no package matches %s" % regex)
+
+    def key(n):
+        return [int(x) for x in re.findall(r"\d+", n)]
+    return sorted(names, key=key)[-1]
+
+
+def closure(pkgs):
+    """Packages and their Depends/Pre-Depends, keeping libraries only."""
+    out = run(["apt-cache", "depends", "--recurse", "--no-recommends",
+               "--no-suggests", "--no-conflicts", "--no-breaks",
+               "--no-replaces", "--no-enhances"] + pkgs)
+    names = set()
+    for line in out.splitlines():
+        if line.startswith(" ") or line.startswith("<"):
+            continue
+        names.add(line.strip())
+    keep = set(pkgs) | set(DATA_PKGS)
+    keep |= {n for n in names if (n.startswith("lib") or n == "zlib1g") and
+             not n.endswith("-perl") and "perl" not in n}
+    return sorted(keep)
+
+
+def versions(pkgs):
+    out = run(["apt-cache", "policy"] + pkgs)
+    ver = {}
+    cur = None
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            cur = line.rstrip(":")
+        elif line.strip().startswith("Candidate:") and cur:
+            ver[cur] = line.split()[1]
+    return ver
+
+
+def download(pkgs, dest, release=None):
+    os.makedirs(dest, exist_ok=True)
+    missing = [p for p in pkgs
+               if not glob.glob(os.path.join(dest, p.split("=")[0] + "_*.deb"))]
+    if missing:
+        # root downloads into a root-owned cache: no _apt sandbox
+        cmd = ["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"]
+        if release:
+            cmd += ["-t", release]
+        subprocess.run(cmd + missing, check=True, cwd=dest,
+                       stdout=subprocess.DEVNULL)
+
+
+def extract(debs, root):
+    os.makedirs(root, exist_ok=True)
+    for deb in debs:
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+
+
+def needed(path):
+    out = run(["readelf", "-d", path])
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", out)
+
+
+LIBDIRS = ["lib/x86_64-linux-gnu", "usr/lib/x86_64-linux-gnu", "lib64",
+           "usr/lib", "lib"]
+
+
+def find_lib(sysroot, name):
+    for d in LIBDIRS:
+        p = os.path.join(sysroot, d, name)
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def copy_with_libs(sysroot, initrd, binaries):
+    todo = []
+    for dst, prog in binaries.items():
+        cands = [os.path.join(sysroot, d, prog) for d in BINDIRS]
+        found = [c for c in cands if os.path.exists(c)]
+        if not found:
+            sys.exit("build-guest: %s not found in the packages" % prog)
+        s = found[0]
+        d = os.path.join(initrd, dst)
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+        shutil.copy2(s, d)
+        todo.append(s)
+    seen = set()
+    while todo:
+        f = todo.pop()
+        if run(["file", "-bL", f]).find("dynamically linked") < 0 and \
+                not f.endswith(".so") and ".so." not in f:
+            continue
+        for lib in needed(f):
+            if lib in seen:
+                continue
+            seen.add(lib)
+            p = find_lib(sysroot, lib)
+            if not p:
+                sys.exit("build-guest: library %s (for %s) not found" %
+                         (lib, f))
+            real = os.path.realpath(p)
+            d = os.path.join(initrd, "lib/x86_64-linux-gnu", lib)
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            shutil.copy2(real, d)
+            todo.append(real)
+    # the dynamic loader at its ABI path
+    os.makedirs(os.path.join(initrd, "lib64"), exist_ok=True)
+    ld = os.path.realpath(find_lib(sysroot, "ld-linux-x86-64.so.2"))
+    shutil.copy2(ld, os.path.join(initrd, "lib64/ld-linux-x86-64.so.2"))
+
+
+def module_closure(moddir, wanted):
+    deps = {}
+    with open(os.path.join(moddir, "modules.dep")) as f:
+        for line in f:
+            path, _, rest = line.partition(":")
+            deps[path] = rest.split()
+    byname = {}
+    for path in deps:
+        base = os.path.basename(path)
+        name = re.sub(r"\.ko(\.(xz|zst|gz))?$", "", base).replace("-", "_")
+        byname[name] = path
+    out = set()
+    todo = [byname[m] for m in wanted if m in byname]
+    while todo:
+        p = todo.pop()
+        if p in out:
+            continue
+        out.add(p)
+        todo.extend(deps.get(p, []))
+    return sorted(out)
+
+
+def decompress_module(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    if src.endswith(".xz"):
+        with open(dst, "wb") as o:
+            subprocess.run(["xz", "-dc", src], check=True, stdout=o)
+    elif src.endswith(".zst"):
+        with open(dst, "wb") as o:
+            subprocess.run(["zstd", "-qdc", src], check=True, stdout=o)
+    else:
+        shutil.copy2(src, dst)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kernel", default="6.12", choices=sorted(KERNELS))
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args()
+
+    out = args.out or os.path.join(TOP, "build", "guest", args.kernel)
+    cache = os.path.join(TOP, "build", "guest", "debs")
+    kpkg = newest_kernel(args.kernel)
+    pkgs = closure(TOOLS)
+    vers = versions(pkgs + [kpkg])
+
+    fwdir = os.path.join(TOP, "build", "firmware-stubs", "b43")
+    h = hashlib.sha256()
+    for p in sorted(vers):
+        h.update(("%s=%s\n" % (p, vers[p])).encode())
+    for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init")] + \
+            sorted(glob.glob(os.path.join(fwdir, "*.fw"))):
+        h.update(f.encode())
+        with open(f, "rb") as fh:
+            h.update(fh.read())
+    digest = h.hexdigest()
+    stamp = os.path.join(out, "inputs.sha256")
+    if not args.force and os.path.exists(stamp) and \
+            open(stamp).read().strip() == digest and \
+            os.path.exists(os.path.join(out, "initrd.img")):
+        print("build-guest: %s guest up to date (%s)" % (args.kernel, kpkg))
+        return
+
+    print("build-guest: building the %s guest (%s)" % (args.kernel, kpkg))
+    download(pkgs, cache)
+    download([kpkg], os.path.join(cache, "kernel"), KERNELS[args.kernel][1])
+
+    work = os.path.join(out, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    sysroot = os.path.join(work, "sysroot")
+    kroot = os.path.join(work, "kernel")
+    initrd = os.path.join(work, "initrd")
+    debs = []
+    for p in pkgs:
+        cand = sorted(glob.glob(os.path.join(cache, p + "_*.deb")))
+        want = [c for c in cand if
+                os.path.basename(c).split("_")[1].replace("%3a", ":") ==
+                vers[p]]
+        debs.append((want or cand)[-1])
+    extract(debs, sysroot)
+    kdeb = sorted(glob.glob(os.path.join(cache, "kernel", kpkg + "_*.deb")))[-1]
+    extract([kdeb], kroot)
+
+    # --- user space ---
+    for d in ["bin", "sbin", "etc", "proc", "sys", "dev", "tmp", "run",
+              "root", "var/run", "usr/share/misc", "usr/share/udhcpc"]:
+        os.makedirs(os.path.join(initrd, d), exist_ok=True)
+    copy_with_libs(sysroot, initrd, BINARIES)
+    shutil.copy2(os.path.join(sysroot, "usr/share/misc/pci.ids"),
+                 os.path.join(initrd, "usr/share/misc/pci.ids"))
+    shutil.copy2(os.path.join(TOP, "tests/guest/init"),
+                 os.path.join(initrd, "init"))
+    os.chmod(os.path.join(initrd, "init"), 0o755)
+    os.symlink("/bin/busybox", os.path.join(initrd, "bin/sh"))
+    with open(os.path.join(initrd, "etc/passwd"), "w") as f:
+        f.write("root:x:0:0:root:/root:/bin/sh\n"
+                "tcpdump:x:104:109::/nonexistent:/bin/false\n")
+    with open(os.path.join(initrd, "etc/group"), "w") as f:
+        f.write("root:x:0:\ntcpdump:x:109:\n")
+    with open(os.path.join(initrd, "etc/nsswitch.conf"), "w") as f:
+        f.write("passwd: files\ngroup: files\nhosts: files dns\n")
+    with open(os.path.join(initrd, "etc/hosts"), "w") as f:
+        f.write("127.0.0.1 localhost\n")
+
+    # --- kernel and modules ---
+    kver = os.listdir(os.path.join(kroot, "lib/modules"))[0]
+    kmod = os.path.join(kroot, "lib/modules", kver)
+    imod = os.path.join(initrd, "lib/modules", kver)
+    # the package ships no modules.dep (its postinst runs depmod)
+    subprocess.run(["/sbin/depmod", "-b", kroot, kver], check=True)
+    mods = module_closure(kmod, MODULES)
+    for m in mods:
+        dst = re.sub(r"\.(xz|zst|gz)$", "", m)
+        decompress_module(os.path.join(kmod, m), os.path.join(imod, dst))
+    for f in ["modules.builtin", "modules.builtin.modinfo", "modules.order"]:
+        if os.path.exists(os.path.join(kmod, f)):
+            shutil.copy2(os.path.join(kmod, f), os.path.join(imod, f))
+    subprocess.run(["/sbin/depmod", "-b", initrd, kver], check=True)
+    fwdst = os.path.join(initrd, "lib/firmware/b43")
+    os.makedirs(fwdst, exist_ok=True)
+    for f in glob.glob(os.path.join(fwdir, "*.fw")):
+        shutil.copy2(f, fwdst)
+
+    # --- pack ---
+    os.makedirs(out, exist_ok=True)
+    shutil.copy2(os.path.join(kroot, "boot", "vmlinuz-" + kver),
+                 os.path.join(out, "vmlinuz"))
+    tmp = os.path.join(out, "initrd.img.tmp")
+    with open(tmp, "wb") as o:
+        find = subprocess.Popen(["find", ".", "-print0"], cwd=initrd,
+                                stdout=subprocess.PIPE)
+        cpio = subprocess.Popen(["cpio", "--quiet", "-o", "-H", "newc", "-0",
+                                 "-R", "0:0"], cwd=initrd, stdin=find.stdout,
+                                stdout=subprocess.PIPE)
+        subprocess.run(["gzip", "-1"], stdin=cpio.stdout, stdout=o,
+                       check=True)
+        if find.wait() or cpio.wait():
+            sys.exit("build-guest: cpio failed")
+    os.replace(tmp, os.path.join(out, "initrd.img"))
+    with open(os.path.join(out, "kernel.version"), "w") as f:
+        f.write("%s %s %s\n" % (kpkg, vers.get(kpkg, "?"), kver))
+    with open(os.path.join(out, "modules.txt"), "w") as f:
+        f.write("\n".join(mods) + "\n")
+    shutil.rmtree(work)
+    with open(stamp, "w") as f:
+        f.write(digest + "\n")
+    size = os.path.getsize(os.path.join(out, "initrd.img")) // 1024
+    print("build-guest: %s: kernel %s, initrd %d KiB, %d modules" %
+          (out, kver, size, len(mods)))
+
+
+if __name__ == "__main__":
+    main()

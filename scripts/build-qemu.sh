@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build QEMU 10.0 (Debian's source package, Debian patches applied) with the
+# bcm4331 device overlaid.
+#
+#   scripts/build-qemu.sh           -> build/qemu/         (+ build/qemu-system-x86_64)
+#   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (ASan + UBSan, runs the qtests)
+#
+# The QEMU tree is unpacked once into build/src/qemu-<version>; the project's
+# files are symlinked into it (so an edit rebuilds incrementally) and a few
+# one-line hooks are added.  Everything is idempotent.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+variant=normal
+[ "${1:-}" = "--asan" ] && variant=asan
+
+[ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh"
+
+# The QEMU build needs Debian's python3 (with Debian's meson), not a
+# python3 that happens to come first in PATH.
+py=/usr/bin/python3
+export PATH=/usr/lib/ccache:$PATH
+
+srcroot=$top/build/src
+mkdir -p "$srcroot"
+
+# --- 1. QEMU source from Debian's trixie suite ---------------------------
+ver=$(cd /tmp && apt-get source -q --print-uris qemu/trixie 2>/dev/null |
+      sed -n "s/.* qemu_\(.*\)\.dsc .*/\1/p" | head -n1 || true)
+if [ -z "$ver" ]; then
+    # fall back to whatever is already unpacked (offline rebuild)
+    ver=$(cat "$srcroot/qemu.version" 2>/dev/null || true)
+fi
+[ -n "$ver" ] || { echo "build-qemu: cannot find the qemu source package in trixie" >&2; exit 1; }
+upver=${ver%%-*}
+qsrc=$srcroot/qemu-$upver
+if [ ! -f "$qsrc/.bcm4331-unpacked" ]; then
+    echo "build-qemu: fetching Debian source package qemu $ver (trixie)"
+    rm -rf "$qsrc" "$srcroot/dl"
+    mkdir -p "$srcroot/dl"
+    (cd "$srcroot/dl" && apt-get source -q --download-only "qemu/trixie" >/dev/null 2>&1)
+    dsc=$(ls "$srcroot"/dl/qemu_*.dsc | head -n1)
+    # dpkg-source applies Debian's patch series (3.0 quilt)
+    dpkg-source -q -x --no-check "$dsc" "$qsrc" >/dev/null
+    rm -rf "$srcroot/dl"
+    echo "$ver" > "$srcroot/qemu.version"
+    touch "$qsrc/.bcm4331-unpacked"
+fi
+echo "build-qemu: QEMU $(cat "$qsrc/VERSION") from Debian source package qemu $ver"
+
+# --- 2. overlay -----------------------------------------------------------
+"$top/scripts/overlay.sh" "$qsrc"
+
+# --- 3. configure + build -------------------------------------------------
+case $variant in
+normal) bdir=$top/build/qemu;      extra=() ;;
+asan)   bdir=$top/build/qemu-asan; extra=(--enable-asan --enable-ubsan --disable-werror) ;;
+esac
+# Debian's source drops the firmware blobs: use Debian's seabios,
+# qemu-system-data and ipxe-qemu packages at run time.
+fwpath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+conf=(--python=$py --target-list=x86_64-softmmu --without-default-features
+      --enable-tcg --enable-kvm --enable-slirp --enable-pixman --enable-fdt=system
+      --disable-docs --disable-download --disable-install-blobs --enable-trace-backends=log
+      --firmwarepath=$fwpath "${extra[@]}")
+stamp="${conf[*]} $upver"
+if [ ! -f "$bdir/build.ninja" ] || [ "$(cat "$bdir/.bcm4331-conf" 2>/dev/null)" != "$stamp" ]; then
+    rm -rf "$bdir"
+    mkdir -p "$bdir"
+    (cd "$bdir" && "$qsrc/configure" "${conf[@]}" >configure.log 2>&1) ||
+        { tail -n 40 "$bdir/configure.log"; exit 1; }
+    echo "$stamp" > "$bdir/.bcm4331-conf"
+fi
+jobs=$(nproc)
+targets=(qemu-system-x86_64 $(cd "$top" && ls tests/qtest/*.c 2>/dev/null | sed 's/\.c$//'))
+echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
+if ! ninja -C "$bdir" -j "$jobs" "${targets[@]}" >"$bdir/ninja.log" 2>&1; then
+    grep -v '^\[' "$bdir/ninja.log" | tail -n 60
+    exit 1
+fi
+# A QEMU run from its build tree relocates the configured firmware path
+# under <builddir>/qemu-bundle/: point those at Debian's directories.
+for d in ${fwpath//:/ }; do
+    mkdir -p "$bdir/qemu-bundle$(dirname "$d")"
+    ln -sfn "$d" "$bdir/qemu-bundle$d"
+done
+if [ "$variant" = normal ]; then
+    ln -sfn qemu/qemu-system-x86_64 "$top/build/qemu-system-x86_64"
+fi
+ln -sfn "$qsrc" "$top/build/qemu-src"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Install the host packages the build, the tests and the guest image need.
+# Idempotent: does nothing when everything is present.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+"$here/apt-sources.sh"
+
+# name[:suite] - packages whose bookworm version is too old come from backports
+pkgs=(
+    build-essential pkg-config ccache ninja-build flex bison dpkg-dev
+    python3 python3-venv python3-setuptools
+    libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev
+    seabios qemu-system-data ipxe-qemu
+    cpio xz-utils zstd kmod busybox-static
+    tshark
+)
+bpo=(meson python3-pycotap)
+
+missing=()
+for p in "${pkgs[@]}" "${bpo[@]}"; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+        missing+=("$p")
+done
+# meson must be >= 1.5 (QEMU 10.0)
+if ! dpkg --compare-versions "$(dpkg-query -W -f='${Version}' meson 2>/dev/null || echo 0)" ge 1.5; then
+    missing+=(meson)
+fi
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q --no-install-recommends "${pkgs[@]}" >/dev/null
+apt-get install -y -q --no-install-recommends -t bookworm-backports "${bpo[@]}" >/dev/null

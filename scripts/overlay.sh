@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Overlay the project's QEMU-relative files onto a QEMU source tree:
+# every file under hw/, include/ and tests/qtest/ becomes a symlink at the
+# same path in the tree (edits rebuild incrementally), and the one-line hooks
+# that make QEMU's build see them are added.  Idempotent.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+q=${1:?usage: overlay.sh QEMU_SRC_DIR}
+
+cd "$top"
+while IFS= read -r f; do
+    dst=$q/$f
+    mkdir -p "$(dirname "$dst")"
+    if [ -e "$dst" ] && [ ! -L "$dst" ]; then
+        echo "overlay: refusing to replace QEMU's own file $f" >&2
+        exit 1
+    fi
+    ln -sfn "$top/$f" "$dst"
+done < <(find hw include tests/qtest -type f 2>/dev/null | sort)
+
+# drop symlinks whose project file was removed
+find "$q/hw" "$q/include" "$q/tests/qtest" -type l 2>/dev/null | while IFS= read -r l; do
+    case $(readlink "$l") in
+    "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
+    esac
+done
+
+# hook LINE after the first line matching ANCHOR in FILE, once
+hook() {
+    local file=$q/$1 anchor=$2 line=$3
+    grep -qxF "$line" "$file" && return 0
+    grep -qE "$anchor" "$file" || { echo "overlay: hook anchor '$anchor' not in $1" >&2; exit 1; }
+    awk -v a="$anchor" -v l="$line" '{ print } !done && $0 ~ a { print l; done = 1 }' \
+        "$file" > "$file.tmp" && mv "$file.tmp" "$file"
+}
+hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm4331')"
+grep -qxF "source bcm4331/Kconfig" "$q/hw/net/Kconfig" ||
+    printf '\nsource bcm4331/Kconfig\n' >> "$q/hw/net/Kconfig"
+hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
+hook tests/qtest/meson.build "^qtests_x86_64 = qtests_i386$" \
+    "qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? ['bcm4331-test'] : []"

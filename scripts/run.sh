@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The main job: build what is missing, boot a guest with a bcm4331 card and
+# show what the real Linux drivers do with it.
+#
+#   scripts/run.sh              run the demo scenario and power off
+#   scripts/run.sh --shell      a shell on the guest's console instead
+#   scripts/run.sh --kernel 6.1 the bookworm 6.1 kernel instead of 6.12
+#   scripts/run.sh -- ARGS      extra QEMU arguments
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=6.12
+mode=demo
+extra=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --shell) mode=shell ;;
+    --kernel) kernel=$2; shift ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "usage: $0 [--shell] [--kernel 6.12|6.1] [-- QEMU ARGS]" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+"$top/scripts/deps.sh"
+BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
+/usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"
+
+qargs=(-device bcm4331,addr=04.0 "${extra[@]}")
+if [ $mode = shell ]; then
+    exec /usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
+        --interactive -- "${qargs[@]}"
+fi
+exec /usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
+    --name demo --scenario "$top/tests/guest/scenarios/demo.sh" -- "${qargs[@]}"

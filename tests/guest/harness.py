@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Boot test guests under TCG and run scenario scripts in them.
+
+Library use (tests/guest/test_*.py):
+
+    from harness import Guest, run_guests
+    g = Guest("probe", scenario="lspci -nn", qemu_args=["-device", "bcm4331"])
+    res = g.run()                   # or run_guests([g1, g2]) to boot together
+    res.ok, res.rc, res.output, res.dmesg, res.log
+
+Command line (what a user runs by hand):
+
+    tests/guest/harness.py [--kernel 6.12|6.1] [--machine q35|pc]
+                           [--scenario FILE | --interactive] [-- QEMU ARGS]
+
+The guest (scripts/build-guest.py) runs the scenario from fw_cfg
+(opt/bcm4331/scenario) and prints markers around its output, its dmesg and
+its exit status; see tests/guest/init.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+START = "==== bcm4331 scenario start ===="
+DMESG = "==== bcm4331 dmesg ===="
+EXIT_RE = re.compile(r"==== bcm4331 scenario exit (\d+) ====")
+
+
+def qemu_binary():
+    return os.environ.get("BCM_QEMU",
+                          os.path.join(TOP, "build", "qemu-system-x86_64"))
+
+
+def guest_dir(kernel):
+    return os.environ.get("BCM_GUEST_DIR",
+                          os.path.join(TOP, "build", "guest", kernel))
+
+
+def log_dir():
+    d = os.environ.get("BCM_LOG_DIR", os.path.join(TOP, "build", "test-logs"))
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+class Result:
+    def __init__(self, name, log, text, timed_out, qemu_rc):
+        self.name = name
+        self.log = log
+        self.text = text
+        self.timed_out = timed_out
+        self.qemu_rc = qemu_rc
+        m = EXIT_RE.search(text)
+        self.rc = int(m.group(1)) if m else None
+        s = text.find(START)
+        d = text.find(DMESG)
+        self.output = text[s + len(START):d] if s >= 0 and d > s else \
+            text[s + len(START):] if s >= 0 else ""
+        self.dmesg = text[d + len(DMESG):m.start()] if d >= 0 and m else \
+            text[d + len(DMESG):] if d >= 0 else text
+        self.ok = not timed_out and self.rc == 0
+
+    def report(self, out=sys.stderr):
+        state = "timed out" if self.timed_out else \
+            "no exit marker (qemu rc %s)" % self.qemu_rc if self.rc is None \
+            else "scenario exit %d" % self.rc
+        print("guest %s: %s, log %s" % (self.name, state, self.log), file=out)
+        if not self.ok:
+            print("---- guest %s dmesg / console ----" % self.name, file=out)
+            print(self.dmesg.strip()[-20000:], file=out)
+            print("---- end of guest %s ----" % self.name, file=out)
+
+
+class Guest:
+    def __init__(self, name, scenario, qemu_args=(), kernel=None,
+                 machine="q35", mem=512, timeout=180, append=""):
+        self.name = name
+        self.scenario = scenario
+        self.qemu_args = list(qemu_args)
+        self.kernel = kernel or os.environ.get("BCM_GUEST_KERNEL", "6.12")
+        self.machine = machine
+        self.mem = mem
+        self.timeout = timeout
+        self.append = append
+        self.proc = None
+
+    def command(self, scenario_file=None, interactive=False):
+        gd = guest_dir(self.kernel)
+        for f in ("vmlinuz", "initrd.img"):
+            if not os.path.exists(os.path.join(gd, f)):
+                raise RuntimeError("%s/%s missing: run scripts/build-guest.py "
+                                   "--kernel %s" % (gd, f, self.kernel))
+        cmd = [qemu_binary(), "-M", self.machine, "-accel", "tcg",
+               "-m", str(self.mem), "-smp", "1", "-nodefaults",
+               "-display", "none", "-no-reboot",
+               "-serial", "mon:stdio" if interactive else "stdio",
+               "-kernel", os.path.join(gd, "vmlinuz"),
+               "-initrd", os.path.join(gd, "initrd.img"),
+               "-append", "console=ttyS0 loglevel=4 panic=-1 "
+               "net.ifnames=0 hostname=%s %s" % (self.name, self.append)]
+        if scenario_file:
+            cmd += ["-fw_cfg", "name=opt/bcm4331/scenario,file=%s" %
+                    scenario_file]
+        return cmd + self.qemu_args
+
+    def start(self):
+        d = log_dir()
+        self.log = os.path.join(d, "%s.console.log" % self.name)
+        self.sfile = os.path.join(d, "%s.scenario.sh" % self.name)
+        with open(self.sfile, "w") as f:
+            f.write(self.scenario)
+        self.logf = open(self.log, "wb")
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(self.command(self.sfile),
+                                     stdin=subprocess.DEVNULL,
+                                     stdout=self.logf,
+                                     stderr=subprocess.STDOUT)
+
+    def wait(self):
+        left = self.timeout - (time.monotonic() - self.started)
+        timed_out = False
+        try:
+            self.proc.wait(timeout=max(left, 0.1))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            self.proc.kill()
+            self.proc.wait()
+        self.logf.close()
+        with open(self.log, "rb") as f:
+            text = f.read().decode("utf-8", "replace").replace("\r", "")
+        return Result(self.name, self.log, text, timed_out,
+                      self.proc.returncode)
+
+    def run(self):
+        self.start()
+        return self.wait()
+
+
+def run_guests(guests):
+    """Boot several guests at once; return their results in order."""
+    for g in guests:
+        g.start()
+    return [g.wait() for g in guests]
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description="Boot the bcm4331-qemu test guest under TCG")
+    ap.add_argument("--kernel", default="6.12")
+    ap.add_argument("--machine", default="q35")
+    ap.add_argument("--name", default="guest")
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--scenario", help="shell script to run in the guest")
+    ap.add_argument("--interactive", action="store_true",
+                    help="a shell on the serial console instead")
+    ap.add_argument("qemu_args", nargs="*", help="extra QEMU arguments")
+    args = ap.parse_args()
+    g = Guest(args.name, "", args.qemu_args, kernel=args.kernel,
+              machine=args.machine, timeout=args.timeout)
+    if args.interactive:
+        os.execv(qemu_binary(), g.command(interactive=True))
+    if not args.scenario:
+        ap.error("--scenario or --interactive")
+    with open(args.scenario) as f:
+        g.scenario = f.read()
+    res = g.run()
+    sys.stdout.write(res.output)
+    res.report()
+    return 0 if res.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
