@@ -52,36 +52,104 @@ static const char *bcm4331_cfg_name(uint32_t addr)
     }
 }
 
+void bcm4331_update_irq(Bcm4331State *s)
+{
+    PCIDevice *pd = PCI_DEVICE(s);
+    uint32_t mask = pci_get_long(pd->config + BCMA_PCI_IRQMASK);
+    int core = bcma_core_index(s, BCMA_CORE_80211);
+    /* INTA# = 802.11 core interrupt pending, routed by config 0x94 */
+    int level = s->bcma.d11_irq && (mask & BIT(8 + core));
+
+    trace_bcm4331_bcma_irq(level, mask);
+    pci_set_irq(pd, level);
+}
+
+static bool ranges_overlap32(uint32_t addr, int len, uint32_t reg)
+{
+    return addr < reg + 4 && reg < addr + len;
+}
+
 static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
                                      uint32_t val, int len)
 {
+    Bcm4331State *s = BCM4331_PCI(pd);
     const char *name = bcm4331_cfg_name(addr);
 
     pci_default_write_config(pd, addr, val, len);
     msi_write_config(pd, addr, val, len);
-    if (name) {
-        trace_bcm4331_pci_cfg_write(name, addr, val, len);
+    if (!name) {
+        return;
+    }
+    trace_bcm4331_pci_cfg_write(name, addr, val, len);
+    if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN)) {
+        uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN);
+
+        trace_bcm4331_bcma_window("BAR0_WIN", w, bcma_target_name(s, w));
+    }
+    if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN2)) {
+        uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2);
+
+        trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(s, w));
+    }
+    if (ranges_overlap32(addr, len, BCMA_PCI_IRQMASK)) {
+        bcm4331_update_irq(s);
     }
 }
 
 /*
- * BAR0: the backplane windows are not decoded yet; the whole BAR reads as
- * all-ones, like an unmapped backplane address on real hardware.
+ * BAR0 (drivers/bcma/host_pci.c):
+ *   0x0000 sliding window 0: backplane page in config 0x80
+ *   0x1000 sliding window 1: backplane page in config 0xAC (core wrappers)
+ *   0x2000 fixed: PCIe core registers
+ *   0x3000 fixed: ChipCommon registers
+ * The window registers are read at each access (never cached), so they need
+ * no recomputation after migration; bits 11:0 are ignored as on hardware.
  */
+static uint32_t bcm4331_bar0_to_bp(Bcm4331State *s, hwaddr addr)
+{
+    PCIDevice *pd = PCI_DEVICE(s);
+    uint32_t off = addr & (BCMA_CORE_SIZE - 1);
+    const BcmaCoreInfo *cores = s->bcma.chip->cores;
+
+    switch (addr / BCMA_CORE_SIZE) {
+    case 0:
+        return (pci_get_long(pd->config + BCMA_PCI_BAR0_WIN) & ~0xfffu) | off;
+    case 1:
+        return (pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2) & ~0xfffu) | off;
+    case 2:
+        return cores[bcma_core_index(s, BCMA_CORE_PCIE)].base | off;
+    default:
+        return cores[bcma_core_index(s, BCMA_CORE_CHIPCOMMON)].base | off;
+    }
+}
+
 static uint64_t bcm4331_bar0_read(void *opaque, hwaddr addr, unsigned size)
 {
-    trace_bcm4331_pci_ub_bar0_read(addr, size);
-    qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: read of unmapped BAR0 offset "
-                  "0x%04" HWADDR_PRIx " (%u bytes)\n", addr, size);
-    return MAKE_64BIT_MASK(0, size * 8);
+    Bcm4331State *s = opaque;
+    unsigned first = MIN(size, 4 - (addr & 3));
+
+    /* an access crossing a 32-bit word is two backplane transactions */
+    if (first < size) {
+        return bcm4331_bar0_read(s, addr, first) |
+               (bcm4331_bar0_read(s, addr + first, size - first) <<
+                (first * 8));
+    }
+    return bcma_bp_read(s, bcm4331_bar0_to_bp(s, addr), size);
 }
 
 static void bcm4331_bar0_write(void *opaque, hwaddr addr, uint64_t val,
                                unsigned size)
 {
-    trace_bcm4331_pci_ub_bar0_write(addr, val, size);
-    qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: write to unmapped BAR0 offset "
-                  "0x%04" HWADDR_PRIx " (%u bytes)\n", addr, size);
+    Bcm4331State *s = opaque;
+    unsigned first = MIN(size, 4 - (addr & 3));
+
+    if (first < size) {
+        bcm4331_bar0_write(s, addr, val & MAKE_64BIT_MASK(0, first * 8),
+                           first);
+        bcm4331_bar0_write(s, addr + first, val >> (first * 8), size - first);
+        return;
+    }
+    bcma_bp_write(s, bcm4331_bar0_to_bp(s, addr), val, size);
 }
 
 static const MemoryRegionOps bcm4331_bar0_ops = {
@@ -91,10 +159,12 @@ static const MemoryRegionOps bcm4331_bar0_ops = {
     .valid = {
         .min_access_size = 1,
         .max_access_size = 4,
+        .unaligned = true,
     },
     .impl = {
         .min_access_size = 1,
         .max_access_size = 4,
+        .unaligned = true,
     },
 };
 
@@ -103,7 +173,14 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     Bcm4331State *s = BCM4331_PCI(pd);
     uint8_t *c = pd->config;
     g_autofree char *macstr = NULL;
+    static const MACAddr zero_mac;
+    bool mac_given = memcmp(&s->macaddr, &zero_mac, sizeof(zero_mac)) != 0;
     int ret;
+
+    qemu_macaddr_default_if_unset(&s->macaddr);
+    if (!bcma_realize(s, mac_given, errp)) {
+        return;
+    }
 
     pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vid);
     pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
@@ -138,7 +215,6 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
                  PCI_PM_CTRL_STATE_MASK);
 
-    qemu_macaddr_default_if_unset(&s->macaddr);
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }
@@ -168,6 +244,7 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
     pci_set_long(c + BCMA_PCI_GPIO_OUT, 0);
     pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
     msi_reset(pd);
+    bcma_reset(BCM4331_PCI(obj));
 }
 
 static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
@@ -175,18 +252,27 @@ static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
     pci_irq_deassert(PCI_DEVICE(obj));
 }
 
+static int bcm4331_post_load(void *opaque, int version_id)
+{
+    bcm4331_update_irq(opaque);
+    return 0;
+}
+
 static const VMStateDescription vmstate_bcm4331 = {
     .name = "bcm4331",
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = bcm4331_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, Bcm4331State),
+        VMSTATE_STRUCT(bcma, Bcm4331State, 1, vmstate_bcma, BcmaState),
         VMSTATE_END_OF_LIST()
     },
 };
 
 static const Property bcm4331_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
+    DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
     DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
                        BCM4331_DEFAULT_SUBSYS_VID),
     DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
@@ -217,6 +303,10 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "mac",
         "MAC address of the card, stored in its SPROM "
         "(default: QEMU's next 52:54:00:12:34:xx address)");
+    object_class_property_set_description(klass, "sprom",
+        "file with a SPROM image to use instead of the built-in rev-9 "
+        "BCM94331 image: 440, 460 or 468 bytes of little-endian words, "
+        "revision 8-11, valid CRC-8 (mac=, if given, replaces its MAC)");
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",
