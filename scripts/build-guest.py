@@ -26,7 +26,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TOOLS = ["busybox-static", "iw", "wpasupplicant", "hostapd", "iperf3",
          "tcpdump", "pciutils"]
-DATA_PKGS = ["pci.ids"]
+DATA_PKGS = ["pci.ids", "wireless-regdb"]
 # guest path -> program name, looked up in the packages' bin/sbin dirs
 BINARIES = {
     "bin/busybox": "busybox",
@@ -265,6 +265,12 @@ def main():
     copy_with_libs(sysroot, initrd, BINARIES)
     shutil.copy2(os.path.join(sysroot, "usr/share/misc/pci.ids"),
                  os.path.join(initrd, "usr/share/misc/pci.ids"))
+    # cfg80211's regulatory database: the Debian-signed variant, which
+    # Debian's update-alternatives would select
+    os.makedirs(os.path.join(initrd, "lib/firmware"), exist_ok=True)
+    for f in ("regulatory.db", "regulatory.db.p7s"):
+        shutil.copy2(os.path.join(sysroot, "lib/firmware", f + "-debian"),
+                     os.path.join(initrd, "lib/firmware", f))
     shutil.copy2(os.path.join(TOP, "tests/guest/init"),
                  os.path.join(initrd, "init"))
     os.chmod(os.path.join(initrd, "init"), 0o755)

@@ -75,7 +75,8 @@ class Result:
         print("guest %s: %s, log %s" % (self.name, state, self.log), file=out)
         if not self.ok:
             print("---- guest %s dmesg / console ----" % self.name, file=out)
-            print(self.dmesg.strip()[-20000:], file=out)
+            print("\n".join(self.dmesg.strip().splitlines()[-150:]),
+                  file=out)
             print("---- end of guest %s ----" % self.name, file=out)
 
 

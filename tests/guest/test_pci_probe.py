@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Guest test: the real kernel sees a BCM4331 PCIe function and bcma probes it.
+"""Guest test: the real kernel sees a BCM4331 PCIe function and bcma binds it.
 
 One q35 guest with one card, one pc guest with two cards, booted together.
 Asserted from the guest's lspci, sysfs and dmesg: 14e4:4331 rev 02, class
@@ -65,10 +65,12 @@ def check_card(res, slot):
           "%s MSI disabled" % slot, res)
     check(re.search(r"Kernel modules: .*bcma", block) is not None,
           "%s bcma module matches" % slot, res)
-    # the driver probed this function
+    # the driver probed this function and kept it
     check(re.search(r"bcma-pci-bridge 0000:%s: bus\d+: Found chip" %
                     re.escape(slot), res.dmesg) is not None,
           "bcma-pci-bridge probed %s" % slot, res)
+    check("Kernel driver in use: bcma-pci-bridge" in block,
+          "%s bound to bcma-pci-bridge" % slot, res)
 
 
 def main():
