@@ -25,6 +25,7 @@ done
 
 "$top/scripts/deps.sh"
 BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
+/usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
 /usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"
 
 qargs=(-device bcm4331,addr=04.0 "${extra[@]}")

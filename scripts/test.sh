@@ -25,6 +25,7 @@ die() {
 scripts/deps.sh || die "installing dependencies failed"
 BCM_SKIP_DEPS=1 scripts/build-qemu.sh || die "QEMU build failed"
 BCM_SKIP_DEPS=1 scripts/build-qemu.sh --asan || die "QEMU ASan/UBSan build failed"
+/usr/bin/python3 firmware-stubs/gen-stubs.py || die "firmware stubs failed"
 for k in 6.12 6.1; do
     /usr/bin/python3 scripts/build-guest.py --kernel $k || die "guest image ($k) failed"
 done

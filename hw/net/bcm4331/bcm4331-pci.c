@@ -19,6 +19,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "migration/vmstate.h"
+#include "qapi/visitor.h"
 #include "bcm4331.h"
 #include "trace.h"
 
@@ -58,7 +59,7 @@ void bcm4331_update_irq(Bcm4331State *s)
     uint32_t mask = pci_get_long(pd->config + BCMA_PCI_IRQMASK);
     int core = bcma_core_index(s, BCMA_CORE_80211);
     /* INTA# = 802.11 core interrupt pending, routed by config 0x94 */
-    int level = s->bcma.d11_irq && (mask & BIT(8 + core));
+    int level = d11_irq_pending(s) && (mask & BIT(8 + core));
 
     trace_bcm4331_bcma_irq(level, mask);
     pci_set_irq(pd, level);
@@ -245,6 +246,7 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
     pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
     msi_reset(pd);
     bcma_reset(BCM4331_PCI(obj));
+    d11_reset(BCM4331_PCI(obj));
 }
 
 static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
@@ -266,9 +268,39 @@ static const VMStateDescription vmstate_bcm4331 = {
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, Bcm4331State),
         VMSTATE_STRUCT(bcma, Bcm4331State, 1, vmstate_bcma, BcmaState),
+        VMSTATE_STRUCT(mac, Bcm4331State, 1, vmstate_d11, D11State),
+        VMSTATE_STRUCT(fw, Bcm4331State, 1, vmstate_bcm_fw, FwState),
+        VMSTATE_STRUCT(phy, Bcm4331State, 1, vmstate_bcm_phy, PhyState),
         VMSTATE_END_OF_LIST()
     },
 };
+
+static bool bcm4331_get_rfkill(Object *obj, Error **errp)
+{
+    return BCM4331_PCI(obj)->mac.rfkill;
+}
+
+/* the card's hardware radio switch; may be flipped at run time (qom-set) */
+static void bcm4331_set_rfkill(Object *obj, bool value, Error **errp)
+{
+    d11_set_rfkill(BCM4331_PCI(obj), value);
+}
+
+static void bcm4331_get_channel(Object *obj, Visitor *v, const char *name,
+                                void *opaque, Error **errp)
+{
+    uint32_t ch = bcm_phy_channel(BCM4331_PCI(obj));
+
+    visit_type_uint32(v, name, &ch, errp);
+}
+
+static void bcm4331_get_frequency(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    uint32_t f = BCM4331_PCI(obj)->phy.freq_mhz;
+
+    visit_type_uint32(v, name, &f, errp);
+}
 
 static const Property bcm4331_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
@@ -307,6 +339,20 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
         "file with a SPROM image to use instead of the built-in rev-9 "
         "BCM94331 image: 440, 460 or 468 bytes of little-endian words, "
         "revision 8-11, valid CRC-8 (mac=, if given, replaces its MAC)");
+    object_class_property_add_bool(klass, "rfkill", bcm4331_get_rfkill,
+                                   bcm4331_set_rfkill);
+    object_class_property_set_description(klass, "rfkill",
+        "hardware rfkill switch: on = radio disabled; can be changed while "
+        "the guest runs (qom-set)");
+    object_class_property_add(klass, "channel", "uint32",
+                              bcm4331_get_channel, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "channel",
+        "read-only: the channel the radio is tuned to, derived from the "
+        "driver's PHY programming (0 = not tuned yet)");
+    object_class_property_add(klass, "frequency", "uint32",
+                              bcm4331_get_frequency, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "frequency",
+        "read-only: the tuned frequency in MHz (0 = not tuned yet)");
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",

@@ -17,6 +17,7 @@
 #include "net/net.h"
 #include "qom/object.h"
 #include "bcma-regs.h"
+#include "d11-regs.h"
 #include "sprom.h"
 
 #define TYPE_BCM4331_PCI "bcm4331"
@@ -133,16 +134,64 @@ typedef struct BcmaState {
     BcmaCoreState core[BCMA_MAX_CORES];
     BcmaCcState cc;
     BcmaPcieState pcie;
-    /* 802.11 core registers: a plain register file until the MAC model */
-    uint32_t d11_regs[BCMA_CORE_SIZE / 4];
-    bool d11_irq;               /* 802.11 core interrupt pending */
 } BcmaState;
+
+/* ---- 802.11 MAC core (d11-mac.c) ---- */
+
+typedef struct D11State {
+    uint32_t regs[BCMA_CORE_SIZE / 4];  /* plain registers: store/read back */
+    uint32_t macctl;
+    uint32_t maccmd;
+    uint32_t irq_reason;
+    uint32_t irq_mask;
+    uint32_t dma_reason[D11_DMA_ENGINES];
+    uint32_t dma_mask[D11_DMA_ENGINES];
+    uint32_t shm_control;
+    uint8_t shm[D11_SHM_SHARED_SIZE];
+    uint16_t scratch[D11_SHM_SCRATCH_REGS];
+    uint32_t shm_hw[D11_SHM_HW_WORDS];
+    uint32_t rcmta[D11_SHM_RCMTA_WORDS];
+    uint32_t ram_control;
+    uint8_t tpl[D11_TEMPLATE_SIZE];
+    uint16_t rcm_control;
+    uint16_t rcm[D11_RCM_WORDS];
+    int64_t tsf_offset;         /* TSF = virtual clock (us) + offset */
+    uint32_t tsf_high_latch;
+    uint32_t tsf_low_pending;
+    uint16_t gpio_control;
+    bool rfkill;                /* property: hardware radio switch off */
+} D11State;
+
+/* ---- firmware high-level emulation (fw.c) ---- */
+
+typedef struct FwState {
+    bool psm_running;
+    uint32_t ucode_bytes;       /* bytes uploaded since PSM_JMP0 */
+    uint32_t ucode_head[8];     /* first words: the stub's identity */
+    uint16_t rev, patch, date, time, fwcapa;
+    bool stub;                  /* our stub (else Broadcom's microcode) */
+} FwState;
+
+/* ---- HT-PHY and BCM2059 radio (htphy.c) ---- */
+
+typedef struct PhyState {
+    uint16_t phy_addr;
+    uint16_t phy[HTPHY_REGS];
+    uint16_t table_ptr;
+    uint32_t tables[HTPHY_TABLE_CELLS];
+    uint16_t radio_addr;
+    uint16_t radio[R2059_CORES][R2059_REGS];
+    uint32_t freq_mhz;          /* tuned frequency, derived from BW1 */
+} PhyState;
 
 struct Bcm4331State {
     PCIDevice parent_obj;
 
     MemoryRegion bar0;
     BcmaState bcma;
+    D11State mac;
+    FwState fw;
+    PhyState phy;
 
     /* properties */
     MACAddr macaddr;
@@ -152,6 +201,9 @@ struct Bcm4331State {
 };
 
 extern const VMStateDescription vmstate_bcma;
+extern const VMStateDescription vmstate_d11;
+extern const VMStateDescription vmstate_bcm_fw;
+extern const VMStateDescription vmstate_bcm_phy;
 
 bool bcma_realize(Bcm4331State *s, bool mac_given, Error **errp);
 void bcma_reset(Bcm4331State *s);
@@ -161,5 +213,32 @@ void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
 const char *bcma_target_name(Bcm4331State *s, uint32_t addr);
 int bcma_core_index(Bcm4331State *s, BcmaCoreType type);
 void bcm4331_update_irq(Bcm4331State *s);
+
+/* d11-mac.c */
+uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask);
+void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
+                    uint32_t mask);
+void d11_core_reset(Bcm4331State *s);
+void d11_reset(Bcm4331State *s);
+bool d11_irq_pending(Bcm4331State *s);
+void d11_update_irq(Bcm4331State *s);
+void d11_set_rfkill(Bcm4331State *s, bool blocked);
+uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off);
+void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v);
+
+/* fw.c */
+void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
+                        uint32_t mask);
+void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val);
+void bcm_fw_reset(Bcm4331State *s);
+
+/* htphy.c */
+uint16_t bcm_phy_version(Bcm4331State *s);
+uint16_t bcm_phy_data_read(Bcm4331State *s);
+void bcm_phy_data_write(Bcm4331State *s, uint16_t v);
+uint16_t bcm_radio_data_read(Bcm4331State *s);
+void bcm_radio_data_write(Bcm4331State *s, uint16_t v);
+void bcm_phy_reset(Bcm4331State *s);
+unsigned bcm_phy_channel(Bcm4331State *s);
 
 #endif

@@ -225,6 +225,7 @@ static const char *bcma_pcie_reg_name(uint32_t off)
 
 static const char *bcma_d11_reg_name(uint32_t off)
 {
+    /* the MAC core traces its own registers by name (d11-mac.c) */
     return off == A_CLKCTLST ? "D11_CLKCTLST" : "D11";
 }
 
@@ -571,36 +572,27 @@ static void bcma_pcie_write32(Bcm4331State *s, uint32_t off, uint32_t val,
 }
 
 /* ------------------------------------------------------------------ */
-/* 802.11 core: a plain register file until the MAC model; CLKCTLST    */
+/* 802.11 core: CLKCTLST here, the MAC registers in d11-mac.c          */
 
-static uint32_t bcma_d11_read32(Bcm4331State *s, uint32_t off)
+static uint32_t bcma_d11_read32(Bcm4331State *s, uint32_t off, uint32_t mask)
 {
     if (off == A_CLKCTLST) {
         return bcma_clkctlst_read(&s->bcma.core[bcma_core_index(s,
                                                BCMA_CORE_80211)]);
     }
-    return s->bcma.d11_regs[off >> 2];
+    return d11_mmio_read(s, off, mask);
 }
 
 static void bcma_d11_write32(Bcm4331State *s, uint32_t off, uint32_t val,
                              uint32_t mask)
 {
-    uint32_t *r = &s->bcma.d11_regs[off >> 2];
-
     if (off == A_CLKCTLST) {
         BcmaCoreState *c = &s->bcma.core[bcma_core_index(s, BCMA_CORE_80211)];
 
         bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
         return;
     }
-    *r = (*r & ~mask) | (val & mask);
-}
-
-static void bcma_d11_core_reset(Bcm4331State *s)
-{
-    memset(s->bcma.d11_regs, 0, sizeof(s->bcma.d11_regs));
-    s->bcma.d11_irq = false;
-    bcm4331_update_irq(s);
+    d11_mmio_write(s, off, val, mask);
 }
 
 /* ------------------------------------------------------------------ */
@@ -656,7 +648,7 @@ static void bcma_agent_write32(Bcm4331State *s, unsigned i, uint32_t off,
              * ChipCommon or the PCIe core would cut the host off).
              */
             if (v && info->type == BCMA_CORE_80211) {
-                bcma_d11_core_reset(s);
+                d11_core_reset(s);
             }
         }
         c->resetctl = v;
@@ -730,7 +722,8 @@ const char *bcma_target_name(Bcm4331State *s, uint32_t addr)
     }
 }
 
-static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off)
+static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off,
+                                 uint32_t mask)
 {
     switch (s->bcma.chip->cores[i].type) {
     case BCMA_CORE_CHIPCOMMON:
@@ -738,7 +731,7 @@ static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off)
     case BCMA_CORE_PCIE:
         return bcma_pcie_read32(s, off);
     case BCMA_CORE_80211:
-        return bcma_d11_read32(s, off);
+        return bcma_d11_read32(s, off, mask);
     }
     g_assert_not_reached();
 }
@@ -791,7 +784,8 @@ uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size)
 
     switch (t) {
     case BCMA_TGT_CORE:
-        dw = bcma_core_read32(s, i, off);
+        /* the lanes read: registers with read side effects need them */
+        dw = bcma_core_read32(s, i, off, mask << shift);
         break;
     case BCMA_TGT_AGENT:
         dw = bcma_agent_read32(s, i, off);
@@ -922,8 +916,6 @@ void bcma_reset(Bcm4331State *s)
     for (unsigned w = 0; w < BCMA_PCIE_SPROM_SHADOW_WORDS; w++) {
         b->pcie.sprom_shadow[w] = bcma_sprom_word(b, w);
     }
-    memset(b->d11_regs, 0, sizeof(b->d11_regs));
-    b->d11_irq = false;
 }
 
 static int bcma_post_load(void *opaque, int version_id)
@@ -981,8 +973,6 @@ const VMStateDescription vmstate_bcma = {
                              BCMA_PCIE_MDIO_BLOCKS),
         VMSTATE_UINT16_2DARRAY(pcie.mdio_regs, BcmaState,
                                BCMA_PCIE_MDIO_BLOCKS, BCMA_PCIE_MDIO_REGS),
-        VMSTATE_UINT32_ARRAY(d11_regs, BcmaState, BCMA_CORE_SIZE / 4),
-        VMSTATE_BOOL(d11_irq, BcmaState),
         VMSTATE_END_OF_LIST()
     },
 };

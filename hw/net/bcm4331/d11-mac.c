@@ -1,0 +1,642 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom BCM4331: the 802.11 MAC core (d11, core rev 29) registers.
+ *
+ * MAC control/command, interrupt reason and mask, shared memory (SHM) in
+ * all its routings, template RAM, the receive-address (RCM) filter, TSF on
+ * QEMU's virtual clock, the hardware RNG, the rfkill switch, GPIO/LEDs and
+ * the PHY/radio access ports.  The microcode's behaviour is in fw.c, the
+ * PHY and radio in htphy.c.
+ *
+ * Register semantics: Linux drivers/net/wireless/broadcom/b43/ (b43.h,
+ * main.c) as b43 drives a rev-29 core; bit meanings confirmed by brcmsmac's
+ * d11.h where b43 is silent.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qemu/guest-random.h"
+#include "migration/vmstate.h"
+#include "bcm4331.h"
+#include "trace.h"
+
+#define D11_GUEST_ERR(trace, fmt, ...)                                  \
+    do {                                                                \
+        (trace_##trace)(__VA_ARGS__);                                   \
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: " #trace ": " fmt "\n", \
+                      ## __VA_ARGS__);                                  \
+    } while (0)
+
+/* Offset of the lowest byte lane an access touches */
+static uint32_t d11_lane_off(uint32_t off, uint32_t mask)
+{
+    return off + (mask ? ctz32(mask) / 8 : 0);
+}
+
+static const char *d11_reg_name(uint32_t off, uint32_t mask)
+{
+    uint32_t a = d11_lane_off(off, mask) & ~1u;
+
+    if (a >= 0x20 && a < 0x50) {
+        return (a & 4) ? "DMA_IRQ_MASK" : "DMA_REASON";
+    }
+    if (a >= D11_DMA_BASE && a < D11_DMA_END) {
+        static const char *const n[16] = {
+            "DMA_TXCTL", "DMA_TXINDEX", "DMA_TXRINGLO", "DMA_TXRINGHI",
+            "DMA_TXSTATUS", "DMA_TXERROR", "DMA_TX?", "DMA_TX?",
+            "DMA_RXCTL", "DMA_RXINDEX", "DMA_RXRINGLO", "DMA_RXRINGHI",
+            "DMA_RXSTATUS", "DMA_RXERROR", "DMA_RX?", "DMA_RX?",
+        };
+        return n[((a - D11_DMA_BASE) & 0x3f) >> 2];
+    }
+    switch (a) {
+    case 0x100: return "RX_LAZY";
+    case 0x120: case 0x122: return "MACCTL";
+    case 0x124: case 0x126: return "MACCMD";
+    case 0x128: case 0x12a: return "GEN_IRQ_REASON";
+    case 0x12c: case 0x12e: return "GEN_IRQ_MASK";
+    case 0x130: return "RAM_CONTROL";
+    case 0x134: return "RAM_DATA";
+    case 0x140: return "PS_STATUS";
+    case 0x158: case 0x15a: return "RADIO_HWENABLED_HI";
+    case 0x15c: return "MAC_HW_CAP";
+    case 0x160: case 0x162: return "SHM_CONTROL";
+    case 0x164: return "SHM_DATA";
+    case 0x166: return "SHM_DATA_UNALIGNED";
+    case 0x170: return "XMITSTAT_0";
+    case 0x174: return "XMITSTAT_1";
+    case 0x180: return "TSF_LOW";
+    case 0x184: return "TSF_HIGH";
+    case 0x188: return "TSF_CFP_REP";
+    case 0x18c: return "TSF_CFP_START";
+    case 0x3d8: return "RADIO24_CONTROL";
+    case 0x3da: return "RADIO24_DATA";
+    case 0x3e0: return "PHY_VER";
+    case 0x3e6: return "PHY0";
+    case 0x3fc: return "PHY_CONTROL";
+    case 0x3fe: return "PHY_DATA";
+    case 0x420: return "MACFILTER_CONTROL";
+    case 0x422: return "MACFILTER_DATA";
+    case 0x43c: return "RCMTA_COUNT";
+    case 0x492: return "PSM_PHY_HDR";
+    case 0x49c: return "GPIO_CONTROL";
+    case 0x49e: return "GPIO_MASK";
+    case 0x612: return "TSF_CFP_PRETBTT";
+    case 0x62e: return "TSF_CLK_FRAC_LOW";
+    case 0x630: return "TSF_CLK_FRAC_HIGH";
+    case 0x65a: return "RNG";
+    case 0x684: return "IFSSLOT";
+    case 0x688: return "IFSCTL";
+    case 0x6a8: return "POWERUP_DELAY";
+    default: return "D11";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* interrupts                                                          */
+
+static uint32_t d11_irq_reason(Bcm4331State *s)
+{
+    D11State *m = &s->mac;
+    uint32_t r = m->irq_reason;
+
+    /* bit 15 is the summary of the (masked) per-engine DMA reasons */
+    for (int i = 0; i < D11_DMA_ENGINES; i++) {
+        if (m->dma_reason[i] & m->dma_mask[i]) {
+            r |= D11_IRQ_DMA;
+        }
+    }
+    return r;
+}
+
+bool d11_irq_pending(Bcm4331State *s)
+{
+    return (d11_irq_reason(s) & s->mac.irq_mask) != 0;
+}
+
+void d11_update_irq(Bcm4331State *s)
+{
+    trace_bcm4331_d11_irq(d11_irq_reason(s), s->mac.irq_mask);
+    bcm4331_update_irq(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* shared memory                                                       */
+
+uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off)
+{
+    return lduw_le_p(&s->mac.shm[byte_off & (D11_SHM_SHARED_SIZE - 2)]);
+}
+
+void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v)
+{
+    stw_le_p(&s->mac.shm[byte_off & (D11_SHM_SHARED_SIZE - 2)], v);
+}
+
+/*
+ * Locate the 32-bit SHM word SHM_CONTROL selects.  Returns a pointer to a
+ * 32-bit word for HW/RCMTA, a byte address for SHARED, a register for
+ * SCRATCH; false (with a guest error) when the offset is outside the
+ * routing's memory or the routing does not exist.
+ */
+typedef struct {
+    unsigned routing;
+    uint32_t woff;
+    uint8_t *bytes;         /* SHARED: 4 bytes */
+    uint16_t *scratch;      /* SCRATCH: one 16-bit register */
+    uint32_t *word;         /* HW, RCMTA */
+} D11ShmRef;
+
+static bool d11_shm_ref(Bcm4331State *s, D11ShmRef *r, bool is_write)
+{
+    D11State *m = &s->mac;
+
+    r->routing = FIELD_EX32(m->shm_control, D11_SHM_CONTROL, ROUTING);
+    r->woff = FIELD_EX32(m->shm_control, D11_SHM_CONTROL, OFFSET);
+    r->bytes = NULL;
+    r->scratch = NULL;
+    r->word = NULL;
+    switch (r->routing) {
+    case D11_SHM_SHARED:
+        if (r->woff * 4 < D11_SHM_SHARED_SIZE) {
+            r->bytes = &m->shm[r->woff * 4];
+            return true;
+        }
+        break;
+    case D11_SHM_SCRATCH:
+        if (r->woff < D11_SHM_SCRATCH_REGS) {
+            r->scratch = &m->scratch[r->woff];
+            return true;
+        }
+        break;
+    case D11_SHM_HW:
+        if (r->woff < D11_SHM_HW_WORDS) {
+            r->word = &m->shm_hw[r->woff];
+            return true;
+        }
+        break;
+    case D11_SHM_RCMTA:
+        if (r->woff < D11_SHM_RCMTA_WORDS) {
+            r->word = &m->rcmta[r->woff];
+            return true;
+        }
+        break;
+    case D11_SHM_UCODE:
+        return true;    /* the microcode store: see fw.c */
+    }
+    D11_GUEST_ERR(bcm4331_d11_ub_shm, "SHM routing %u offset 0x%x out of "
+                  "range (write %d)", r->routing, r->woff, is_write);
+    return false;
+}
+
+static void d11_shm_autoinc(D11State *m, bool is_write)
+{
+    if (FIELD_EX32(m->shm_control, D11_SHM_CONTROL,
+                   AUTOINC_W) && is_write) {
+        m->shm_control = FIELD_DP32(m->shm_control, D11_SHM_CONTROL, OFFSET,
+            FIELD_EX32(m->shm_control, D11_SHM_CONTROL, OFFSET) + 1);
+    } else if (FIELD_EX32(m->shm_control, D11_SHM_CONTROL,
+                          AUTOINC_R) && !is_write) {
+        m->shm_control = FIELD_DP32(m->shm_control, D11_SHM_CONTROL, OFFSET,
+            FIELD_EX32(m->shm_control, D11_SHM_CONTROL, OFFSET) + 1);
+    }
+}
+
+/*
+ * SHM_DATA (0x164, 32/16-bit) and SHM_DATA_UNALIGNED (0x166, 16-bit: the
+ * high half of the addressed word) share one 32-bit register slot; the
+ * byte lanes say which was accessed.
+ */
+static uint32_t d11_shm_data_read(Bcm4331State *s, uint32_t mask)
+{
+    D11ShmRef r;
+    uint32_t v = 0;
+
+    if (d11_shm_ref(s, &r, false)) {
+        if (r.bytes) {
+            v = ldl_le_p(r.bytes);
+        } else if (r.scratch) {
+            v = *r.scratch;
+        } else if (r.word) {
+            v = *r.word;
+        }
+        trace_bcm4331_d11_shm_read(r.routing, r.woff, v & mask);
+    } else {
+        v = UINT32_MAX;
+    }
+    d11_shm_autoinc(&s->mac, false);
+    return v;
+}
+
+static void d11_shm_data_write(Bcm4331State *s, uint32_t val, uint32_t mask)
+{
+    D11ShmRef r;
+
+    if (d11_shm_ref(s, &r, true)) {
+        if (r.routing == D11_SHM_UCODE) {
+            bcm_fw_ucode_write(s, r.woff, val, mask);
+        } else {
+            trace_bcm4331_d11_shm_write(r.routing, r.woff, val & mask, mask);
+        }
+        if (r.bytes) {
+            stl_le_p(r.bytes, (ldl_le_p(r.bytes) & ~mask) | (val & mask));
+        } else if (r.scratch) {
+            *r.scratch = (*r.scratch & ~mask) | (val & mask);
+        } else if (r.word) {
+            *r.word = (*r.word & ~mask) | (val & mask);
+        }
+    }
+    d11_shm_autoinc(&s->mac, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* TSF: 1 MHz, on QEMU's virtual clock                                  */
+
+static uint64_t d11_now_us(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / SCALE_US;
+}
+
+static uint64_t d11_tsf(D11State *m)
+{
+    return d11_now_us() + m->tsf_offset;
+}
+
+static void d11_tsf_set(D11State *m, uint64_t tsf)
+{
+    m->tsf_offset = tsf - d11_now_us();
+    trace_bcm4331_d11_tsf_write(tsf);
+}
+
+/* ------------------------------------------------------------------ */
+/* DMA engine registers (the engines themselves arrive with the data   */
+/* path; here the state field answers b43's setup and reset polls)     */
+
+static uint32_t d11_dma_read(Bcm4331State *s, uint32_t off)
+{
+    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
+    uint32_t ctl;
+
+    switch (rel) {
+    case D11_DMA64_TXSTATUS:
+    case D11_DMA64_RXSTATUS:
+        ctl = s->mac.regs[(off - rel + (rel == D11_DMA64_TXSTATUS ?
+                                         D11_DMA64_TXCTL :
+                                         D11_DMA64_RXCTL)) >> 2];
+        if (!(ctl & D11_DMA64_CTL_ENABLE)) {
+            return D11_DMA64_STAT_DISABLED;
+        }
+        return (ctl & D11_DMA64_CTL_SUSPEND) ? D11_DMA64_STAT_SUSP
+                                             : D11_DMA64_STAT_IDLEWAIT;
+    case D11_DMA64_TXERROR:
+    case D11_DMA64_RXERROR:
+        return 0;
+    default:
+        return s->mac.regs[off >> 2];
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* MMIO                                                                */
+
+static uint32_t merge(uint32_t old, uint32_t val, uint32_t mask)
+{
+    return (old & ~mask) | (val & mask);
+}
+
+uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
+{
+    D11State *m = &s->mac;
+    uint32_t v, lo, hi;
+
+    switch (off) {
+    case A_D11_MACCTL:
+        v = m->macctl;
+        break;
+    case A_D11_MACCMD:
+        v = m->maccmd;
+        break;
+    case A_D11_GEN_IRQ_REASON:
+        v = d11_irq_reason(s);   /* not read-to-clear */
+        break;
+    case A_D11_GEN_IRQ_MASK:
+        v = m->irq_mask;
+        break;
+    case A_D11_RAM_CONTROL:
+        v = m->ram_control;
+        break;
+    case A_D11_RAM_DATA:
+        v = ldl_le_p(&m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)]);
+        break;
+    case A_D11_PS_STATUS:
+        v = 0;          /* no PMQ entries: DISCPMQ */
+        break;
+    case A_D11_RADIO_HWENABLED_HI:
+        v = m->rfkill ? D11_RADIO_HWDISABLED : 0;
+        break;
+    case A_D11_MAC_HW_CAP:
+        v = 0;
+        break;
+    case A_D11_SHM_CONTROL:
+        v = m->shm_control;
+        break;
+    case A_D11_SHM_DATA:
+        /* 0x166 (SHM_DATA_UNALIGNED) reads the high half of the word */
+        v = d11_shm_data_read(s, mask);
+        break;
+    case A_D11_XMITSTAT_0:
+    case A_D11_XMITSTAT_1:
+        v = 0;          /* TX status FIFO empty */
+        break;
+    case A_D11_TSF_LOW: {
+        uint64_t tsf = d11_tsf(m);
+
+        /* reading the low word latches the high word (atomic read) */
+        m->tsf_high_latch = tsf >> 32;
+        v = tsf;
+        break;
+    }
+    case A_D11_TSF_HIGH:
+        v = m->tsf_high_latch;
+        break;
+    case A_D11_RADIO24_CONTROL:
+        lo = s->phy.radio_addr;
+        hi = (mask & 0xffff0000) ? bcm_radio_data_read(s) : 0;
+        v = lo | (hi << 16);
+        break;
+    case A_D11_PHY_VER:
+        v = bcm_phy_version(s) | (m->regs[off >> 2] & 0xffff0000);
+        break;
+    case A_D11_PHY_CONTROL:
+        lo = s->phy.phy_addr;
+        hi = (mask & 0xffff0000) ? bcm_phy_data_read(s) : 0;
+        v = lo | (hi << 16);
+        break;
+    case A_D11_MACFILTER_CONTROL:
+        v = m->rcm_control | (m->rcm[m->rcm_control & 0x1f] << 16);
+        break;
+    case A_D11_GPIO_CONTROL:
+        v = m->gpio_control | (m->regs[off >> 2] & 0xffff0000);
+        break;
+    case A_D11_RNG:
+        v = m->regs[off >> 2] & 0xffff;
+        if (mask & 0xffff0000) {
+            uint16_t rnd;
+
+            qemu_guest_getrandom_nofail(&rnd, sizeof(rnd));
+            v |= rnd << 16;
+        }
+        break;
+    default:
+        if (off >= 0x20 && off < 0x20 + 8 * D11_DMA_ENGINES) {
+            unsigned i = (off - 0x20) / 8;
+
+            v = (off & 4) ? m->dma_mask[i] : m->dma_reason[i];
+        } else if (off >= D11_DMA_BASE && off < D11_DMA_END) {
+            v = d11_dma_read(s, off);
+        } else {
+            v = m->regs[off >> 2];
+        }
+        break;
+    }
+    trace_bcm4331_d11_read(d11_reg_name(off, mask), d11_lane_off(off, mask),
+                           (v & mask) >> (mask ? ctz32(mask) : 0));
+    return v;
+}
+
+void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
+                    uint32_t mask)
+{
+    D11State *m = &s->mac;
+    uint32_t old;
+
+    trace_bcm4331_d11_write(d11_reg_name(off, mask), d11_lane_off(off, mask),
+                            (val & mask) >> (mask ? ctz32(mask) : 0));
+    switch (off) {
+    case A_D11_MACCTL:
+        old = m->macctl;
+        m->macctl = merge(old, val, mask);
+        bcm_fw_macctl_changed(s, old, m->macctl);
+        return;
+    case A_D11_MACCMD:
+        m->maccmd = merge(m->maccmd, val, mask);
+        return;
+    case A_D11_GEN_IRQ_REASON:
+        m->irq_reason &= ~(val & mask);     /* write 1 to clear */
+        d11_update_irq(s);
+        return;
+    case A_D11_GEN_IRQ_MASK:
+        m->irq_mask = merge(m->irq_mask, val, mask);
+        d11_update_irq(s);
+        return;
+    case A_D11_RAM_CONTROL:
+        m->ram_control = merge(m->ram_control, val, mask);
+        return;
+    case A_D11_RAM_DATA: {
+        /* template RAM: byte address in RAM_CONTROL, bounded */
+        uint8_t *p = &m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)];
+
+        if (m->ram_control >= D11_TEMPLATE_SIZE) {
+            D11_GUEST_ERR(bcm4331_d11_ub_tpl, "template RAM offset 0x%x out "
+                          "of range", m->ram_control);
+            return;
+        }
+        if (FIELD_EX32(m->macctl, D11_MACCTL, BE)) {
+            val = bswap32(val);
+            mask = bswap32(mask);
+        }
+        stl_le_p(p, merge(ldl_le_p(p), val, mask));
+        return;
+    }
+    case A_D11_RADIO_HWENABLED_HI:
+    case A_D11_XMITSTAT_0:
+    case A_D11_XMITSTAT_1:
+        D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only register "
+                      "0x%x", val, off);
+        return;
+    case A_D11_SHM_CONTROL:
+        m->shm_control = merge(m->shm_control, val, mask);
+        return;
+    case A_D11_SHM_DATA:
+        d11_shm_data_write(s, val, mask);
+        return;
+    case A_D11_TSF_LOW:
+        m->tsf_low_pending = merge(m->tsf_low_pending, val, mask);
+        return;
+    case A_D11_TSF_HIGH:
+        /* writing the high word commits both (atomic write) */
+        d11_tsf_set(m, ((uint64_t)merge(d11_tsf(m) >> 32, val, mask) << 32) |
+                    m->tsf_low_pending);
+        return;
+    case A_D11_RADIO24_CONTROL:
+        if (mask & 0xffff) {
+            s->phy.radio_addr = merge(s->phy.radio_addr, val, mask);
+        }
+        if (mask & 0xffff0000) {
+            bcm_radio_data_write(s, val >> 16);
+        }
+        return;
+    case A_D11_PHY_VER:
+        if (mask & 0xffff) {
+            D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
+                          "register 0x%x", val, off);
+        }
+        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff0000);
+        return;
+    case A_D11_PHY_CONTROL:
+        if (mask & 0xffff) {
+            s->phy.phy_addr = merge(s->phy.phy_addr, val, mask);
+        }
+        if (mask & 0xffff0000) {
+            bcm_phy_data_write(s, val >> 16);
+        }
+        return;
+    case A_D11_MACFILTER_CONTROL:
+        if (mask & 0xffff) {
+            m->rcm_control = merge(m->rcm_control, val, mask);
+        }
+        if (mask & 0xffff0000) {
+            unsigned idx = m->rcm_control & 0x1f;
+
+            m->rcm[idx] = val >> 16;
+            trace_bcm4331_d11_rcm(idx, val >> 16);
+            if (m->rcm_control & 0x20) {    /* RCM_INC_DATA */
+                m->rcm_control = (m->rcm_control & ~0x1f) | ((idx + 1) & 0x1f);
+            }
+        }
+        return;
+    case A_D11_GPIO_CONTROL:
+        if (mask & 0xffff) {
+            uint16_t v = merge(m->gpio_control, val, mask);
+
+            if (v != m->gpio_control) {
+                trace_bcm4331_d11_gpio(m->gpio_control, v);
+            }
+            m->gpio_control = v;
+        }
+        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff0000);
+        return;
+    default:
+        break;
+    }
+    if (off >= 0x20 && off < 0x20 + 8 * D11_DMA_ENGINES) {
+        unsigned i = (off - 0x20) / 8;
+
+        if (off & 4) {
+            m->dma_mask[i] = merge(m->dma_mask[i], val, mask);
+        } else {
+            m->dma_reason[i] &= ~(val & mask);  /* write 1 to clear */
+        }
+        d11_update_irq(s);
+        return;
+    }
+    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
+        uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
+
+        if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
+            rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
+            D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
+                          "register 0x%x", val, off);
+            return;
+        }
+        if (rel == D11_DMA64_TXCTL || rel == D11_DMA64_RXCTL) {
+            trace_bcm4331_d11_dma_ctl((off - D11_DMA_BASE) / 0x40,
+                                      rel == D11_DMA64_TXCTL ? "TX" : "RX",
+                                      merge(m->regs[off >> 2], val, mask));
+        }
+    }
+    /* everything else stores and reads back (initvals may write anywhere) */
+    m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
+}
+
+/* ------------------------------------------------------------------ */
+/* rfkill, reset, migration                                            */
+
+void d11_set_rfkill(Bcm4331State *s, bool blocked)
+{
+    D11State *m = &s->mac;
+
+    if (m->rfkill == blocked) {
+        return;
+    }
+    m->rfkill = blocked;
+    trace_bcm4331_d11_rfkill(blocked);
+    /* the switch change interrupt (b43 polls the switch; it only acks) */
+    if (s->fw.psm_running) {
+        m->irq_reason |= D11_IRQ_RFKILL;
+        d11_update_irq(s);
+    }
+}
+
+/* bcma core reset of the 802.11 core: registers to power-on values */
+void d11_core_reset(Bcm4331State *s)
+{
+    D11State *m = &s->mac;
+
+    trace_bcm4331_d11_core_reset();
+    memset(m->regs, 0, sizeof(m->regs));
+    m->macctl = 0;
+    m->maccmd = 0;
+    m->irq_reason = 0;
+    m->irq_mask = 0;
+    memset(m->dma_reason, 0, sizeof(m->dma_reason));
+    memset(m->dma_mask, 0, sizeof(m->dma_mask));
+    m->shm_control = 0;
+    m->ram_control = 0;
+    m->rcm_control = 0;
+    m->tsf_high_latch = 0;
+    m->tsf_low_pending = 0;
+    m->gpio_control = 0;
+    d11_tsf_set(m, 0);
+    bcm_fw_reset(s);
+    d11_update_irq(s);
+}
+
+/* device reset: also the memories, the PHY and the radio */
+void d11_reset(Bcm4331State *s)
+{
+    D11State *m = &s->mac;
+
+    memset(m->shm, 0, sizeof(m->shm));
+    memset(m->scratch, 0, sizeof(m->scratch));
+    memset(m->shm_hw, 0, sizeof(m->shm_hw));
+    memset(m->rcmta, 0, sizeof(m->rcmta));
+    memset(m->tpl, 0, sizeof(m->tpl));
+    memset(m->rcm, 0, sizeof(m->rcm));
+    bcm_phy_reset(s);
+    d11_core_reset(s);
+}
+
+const VMStateDescription vmstate_d11 = {
+    .name = "bcm4331-d11",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(regs, D11State, BCMA_CORE_SIZE / 4),
+        VMSTATE_UINT32(macctl, D11State),
+        VMSTATE_UINT32(maccmd, D11State),
+        VMSTATE_UINT32(irq_reason, D11State),
+        VMSTATE_UINT32(irq_mask, D11State),
+        VMSTATE_UINT32_ARRAY(dma_reason, D11State, D11_DMA_ENGINES),
+        VMSTATE_UINT32_ARRAY(dma_mask, D11State, D11_DMA_ENGINES),
+        VMSTATE_UINT32(shm_control, D11State),
+        VMSTATE_UINT8_ARRAY(shm, D11State, D11_SHM_SHARED_SIZE),
+        VMSTATE_UINT16_ARRAY(scratch, D11State, D11_SHM_SCRATCH_REGS),
+        VMSTATE_UINT32_ARRAY(shm_hw, D11State, D11_SHM_HW_WORDS),
+        VMSTATE_UINT32_ARRAY(rcmta, D11State, D11_SHM_RCMTA_WORDS),
+        VMSTATE_UINT32(ram_control, D11State),
+        VMSTATE_UINT8_ARRAY(tpl, D11State, D11_TEMPLATE_SIZE),
+        VMSTATE_UINT16(rcm_control, D11State),
+        VMSTATE_UINT16_ARRAY(rcm, D11State, D11_RCM_WORDS),
+        VMSTATE_INT64(tsf_offset, D11State),
+        VMSTATE_UINT32(tsf_high_latch, D11State),
+        VMSTATE_UINT32(tsf_low_pending, D11State),
+        VMSTATE_UINT16(gpio_control, D11State),
+        VMSTATE_BOOL(rfkill, D11State),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom 802.11 MAC core (d11, core rev 29): register offsets and bits.
+ *
+ * From Linux drivers/net/wireless/broadcom/b43/b43.h, dma.h, phy_ht.h,
+ * radio_2059.h; the hardware meaning of a few bits from brcmsmac's d11.h.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_BCM4331_D11_REGS_H
+#define HW_NET_BCM4331_D11_REGS_H
+
+#include "hw/registerfields.h"
+
+/* per-engine DMA interrupt reason/mask, engine i at 0x20 + 8i */
+#define D11_DMA_REASON(i)       (0x20 + 8 * (i))
+#define D11_DMA_IRQ_MASK(i)     (0x24 + 8 * (i))
+#define D11_DMA_ENGINES         6
+
+REG32(D11_RX_LAZY, 0x100)
+REG32(D11_MACCTL, 0x120)
+    FIELD(D11_MACCTL, ENABLED, 0, 1)
+    FIELD(D11_MACCTL, PSM_RUN, 1, 1)
+    FIELD(D11_MACCTL, PSM_JMP0, 2, 1)
+    FIELD(D11_MACCTL, SHM_ENABLED, 8, 1)
+    FIELD(D11_MACCTL, IHR_ENABLED, 10, 1)
+    FIELD(D11_MACCTL, BE, 16, 1)
+    FIELD(D11_MACCTL, INFRA, 17, 1)
+    FIELD(D11_MACCTL, AP, 18, 1)
+    FIELD(D11_MACCTL, BEACPROMISC, 20, 1)
+    FIELD(D11_MACCTL, KEEP_BADPLCP, 21, 1)
+    FIELD(D11_MACCTL, KEEP_CTL, 22, 1)
+    FIELD(D11_MACCTL, KEEP_BAD, 23, 1)
+    FIELD(D11_MACCTL, PROMISC, 24, 1)
+    FIELD(D11_MACCTL, HWPS, 25, 1)
+    FIELD(D11_MACCTL, AWAKE, 26, 1)
+    FIELD(D11_MACCTL, TBTTHOLD, 28, 1)
+    FIELD(D11_MACCTL, DISCPMQ, 30, 1)
+    FIELD(D11_MACCTL, GMODE, 31, 1)
+REG32(D11_MACCMD, 0x124)
+REG32(D11_GEN_IRQ_REASON, 0x128)
+REG32(D11_GEN_IRQ_MASK, 0x12c)
+REG32(D11_RAM_CONTROL, 0x130)
+REG32(D11_RAM_DATA, 0x134)
+REG32(D11_PS_STATUS, 0x140)
+REG32(D11_RADIO_HWENABLED_HI, 0x158)
+#define D11_RADIO_HWDISABLED    0x00010000  /* bit 16: RF disabled */
+REG32(D11_MAC_HW_CAP, 0x15c)
+REG32(D11_SHM_CONTROL, 0x160)
+    FIELD(D11_SHM_CONTROL, OFFSET, 0, 16)
+    FIELD(D11_SHM_CONTROL, ROUTING, 16, 8)
+    FIELD(D11_SHM_CONTROL, AUTOINC_W, 24, 1)
+    FIELD(D11_SHM_CONTROL, AUTOINC_R, 25, 1)
+REG32(D11_SHM_DATA, 0x164)              /* 0x166: SHM_DATA_UNALIGNED */
+REG32(D11_XMITSTAT_0, 0x170)
+REG32(D11_XMITSTAT_1, 0x174)
+REG32(D11_TSF_LOW, 0x180)
+REG32(D11_TSF_HIGH, 0x184)
+REG32(D11_TSF_CFP_REP, 0x188)
+REG32(D11_TSF_CFP_START, 0x18c)
+#define D11_DMA_BASE            0x200   /* 6 engines, 0x40 each */
+#define D11_DMA_END             0x380
+REG32(D11_RADIO24_CONTROL, 0x3d8)       /* 16-bit; 0x3DA: RADIO24_DATA */
+REG32(D11_PHY_VER, 0x3e0)               /* 16-bit */
+REG32(D11_PHY_CONTROL, 0x3fc)           /* 16-bit; 0x3FE: PHY_DATA */
+REG32(D11_MACFILTER_CONTROL, 0x420)     /* 16-bit; 0x422: MACFILTER_DATA */
+REG32(D11_GPIO_CONTROL, 0x49c)          /* 16-bit; 0x49E: GPIO_MASK */
+REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
+
+/* GEN_IRQ_REASON / GEN_IRQ_MASK bits */
+#define D11_IRQ_MAC_SUSPENDED   0x00000001
+#define D11_IRQ_BEACON          0x00000002
+#define D11_IRQ_TBTT_INDI       0x00000004
+#define D11_IRQ_DMA             0x00008000  /* summary of DMA reasons */
+#define D11_IRQ_RFKILL          0x10000000
+#define D11_IRQ_TX_OK           0x20000000
+
+/* SHM routings */
+#define D11_SHM_UCODE           0
+#define D11_SHM_SHARED          1
+#define D11_SHM_SCRATCH         2
+#define D11_SHM_HW              3
+#define D11_SHM_RCMTA           4
+
+#define D11_SHM_SHARED_SIZE     0x10000 /* bytes */
+#define D11_SHM_SCRATCH_REGS    64
+#define D11_SHM_HW_WORDS        1024
+#define D11_SHM_RCMTA_WORDS     128
+#define D11_TEMPLATE_SIZE       0x2000  /* bytes */
+#define D11_RCM_WORDS           32      /* RCM_CTL index: 5 bits */
+
+/* SHM SHARED words the firmware owns (byte offsets) */
+#define D11_SHM_SH_UCODEREV     0x0000
+#define D11_SHM_SH_UCODEPATCH   0x0002
+#define D11_SHM_SH_UCODEDATE    0x0004
+#define D11_SHM_SH_UCODETIME    0x0006
+#define D11_SHM_SH_UCODESTAT    0x0040
+#define D11_SHM_SH_FWCAPA       0x0042
+#define D11_SHM_SH_KTP          0x0056
+#define D11_SHM_SH_CHAN         0x00a0
+#define D11_UCODESTAT_ACTIVE    2
+#define D11_UCODESTAT_SUSP      3
+#define D11_KTP_DEFAULT         0x0400  /* key table at byte 0x0800 */
+
+/* DMA64 engine registers (offsets inside an engine's 0x40 block) */
+#define D11_DMA64_TXCTL         0x00
+#define D11_DMA64_TXINDEX       0x04
+#define D11_DMA64_TXRINGLO      0x08
+#define D11_DMA64_TXRINGHI      0x0c
+#define D11_DMA64_TXSTATUS      0x10
+#define D11_DMA64_TXERROR       0x14
+#define D11_DMA64_RXCTL         0x20
+#define D11_DMA64_RXINDEX       0x24
+#define D11_DMA64_RXRINGLO      0x28
+#define D11_DMA64_RXRINGHI      0x2c
+#define D11_DMA64_RXSTATUS      0x30
+#define D11_DMA64_RXERROR       0x34
+#define D11_DMA64_CTL_ENABLE    0x1
+#define D11_DMA64_CTL_SUSPEND   0x2
+#define D11_DMA64_STAT_DISABLED 0x00000000
+#define D11_DMA64_STAT_IDLEWAIT 0x20000000
+#define D11_DMA64_STAT_SUSP     0x40000000
+
+/* HT-PHY: version, PHY registers the model gives meaning to */
+#define HTPHY_VERSION           0x9701  /* analog 9, type 7 (HT), rev 1 */
+#define HTPHY_REGS              0x1000
+#define HTPHY_BANDCTL           0x009
+#define HTPHY_TABLE_ADDR        0x072
+#define HTPHY_TABLE_DATALO      0x073
+#define HTPHY_TABLE_DATAHI      0x074
+#define HTPHY_BW1               0x1ce
+#define HTPHY_RF_SEQ_STATUS     0x804
+#define HTPHY_RF_CTL_CMD        0x810
+#define HTPHY_RF_CTL_CHIP0_PU   0x0002
+#define HTPHY_TABLE_CELLS       0x10000
+
+/* BCM2059 radio: 3 cores of 512 registers; core 3 = broadcast */
+#define R2059_CORES             3
+#define R2059_REGS              512
+#define R2059_READ_FLAG         0x200
+#define R2059_RCAL_STATUS       0x145   /* core 2, bit 0: done */
+#define R2059_RCCAL_DONE        0x140   /* core 0, bit 1: done */
+#define R2059_ID0               0x0010  /* rev 0, version 1 */
+#define R2059_ID1               0x0059
+#define R2059_ID2               0x0020  /* id 0x2059 */
+
+#endif

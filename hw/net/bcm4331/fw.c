@@ -1,0 +1,203 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom BCM4331: high-level emulation (HLE) of the 802.11 core's
+ * microcode, boot and MAC-state part.
+ *
+ * The device never executes microcode.  It watches what b43 does through
+ * the MAC registers and SHM and answers as Broadcom's firmware would:
+ * the upload is accepted (its first words identify our stub and its
+ * personality), PSM start raises exactly MAC_SUSPENDED and publishes the
+ * firmware's identity in SHM, MAC suspend/enable are acknowledged.
+ * Driver side: drivers/net/wireless/broadcom/b43/main.c
+ * (b43_upload_microcode, b43_mac_suspend, b43_mac_enable).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "migration/vmstate.h"
+#include "bcm4331.h"
+#include "trace.h"
+
+/*
+ * Our stub microcode (firmware-stubs/): the payload starts with
+ *   word 0 "QEMU", word 1 "HLE1", word 2 rev << 16 | patch,
+ *   word 3 date << 16 | time (b43's encoding), word 4 FWCAPA.
+ * b43 uploads the payload as big-endian 32-bit words.
+ */
+#define FW_STUB_MAGIC0          0x51454d55  /* "QEMU" */
+#define FW_STUB_MAGIC1          0x484c4531  /* "HLE1" */
+#define FW_STUB_HEADER_BYTES    20
+
+typedef struct {
+    uint32_t bytes;             /* size of Broadcom's ucode29_mimo payload */
+    uint16_t rev, patch, date, time;
+} FwPersonality;
+
+/*
+ * Broadcom's ucode29_mimo.fw as b43-fwcutter extracts it (real-hardware.md):
+ * the payload size identifies the release.
+ */
+static const FwPersonality fw_known[] = {
+    { 0xa8d0, 784, 2, 0xc80f, 0xac73 },     /* 2012-08-15 21:35:19 */
+    { 0x9b48, 666, 2, 0xb217, 0x09e7 },     /* 2011-02-23 01:15:07 */
+};
+#define FW_DEFAULT (&fw_known[0])           /* 784.2, the project default */
+
+void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
+                        uint32_t mask)
+{
+    FwState *fw = &s->fw;
+
+    if (fw->psm_running) {
+        /* the instruction memory is not writable while the PSM runs */
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: microcode write while the "
+                      "PSM runs (word %u)\n", word_index);
+        return;
+    }
+    if (word_index < ARRAY_SIZE(fw->ucode_head)) {
+        fw->ucode_head[word_index] =
+            (fw->ucode_head[word_index] & ~mask) | (v & mask);
+    }
+    /* upload size = highest word written; bounded by the 16-bit offset */
+    fw->ucode_bytes = MAX(fw->ucode_bytes, (word_index + 1) * 4);
+}
+
+static void bcm_fw_boot(Bcm4331State *s)
+{
+    FwState *fw = &s->fw;
+    D11State *m = &s->mac;
+
+    if (fw->ucode_bytes == 0) {
+        /* nothing to run: the PSM never signals (driver times out) */
+        trace_bcm4331_fw_no_ucode(fw->ucode_bytes);
+        return;
+    }
+    if (fw->ucode_head[0] == FW_STUB_MAGIC0 &&
+        fw->ucode_head[1] == FW_STUB_MAGIC1) {
+        if (fw->ucode_bytes < FW_STUB_HEADER_BYTES) {
+            /* a truncated stub: garbage microcode, the PSM never signals */
+            trace_bcm4331_fw_no_ucode(fw->ucode_bytes);
+            qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: stub microcode "
+                          "truncated (%u bytes): PSM does not start\n",
+                          fw->ucode_bytes);
+            return;
+        }
+        fw->rev = fw->ucode_head[2] >> 16;
+        fw->patch = fw->ucode_head[2];
+        fw->date = fw->ucode_head[3] >> 16;
+        fw->time = fw->ucode_head[3];
+        fw->fwcapa = fw->ucode_head[4];
+        fw->stub = true;
+    } else {
+        const FwPersonality *p = FW_DEFAULT;
+
+        for (unsigned i = 0; i < ARRAY_SIZE(fw_known); i++) {
+            if (fw_known[i].bytes == fw->ucode_bytes) {
+                p = &fw_known[i];
+            }
+        }
+        fw->rev = p->rev;
+        fw->patch = p->patch;
+        fw->date = p->date;
+        fw->time = p->time;
+        fw->fwcapa = 0;
+        fw->stub = false;
+    }
+    trace_bcm4331_fw_boot(fw->stub ? "stub" : "Broadcom (not executed, "
+                          "emulated)", fw->rev, fw->patch, fw->ucode_bytes);
+
+    /* what the microcode publishes once running (after b43 zeroed SHM) */
+    d11_shm_write16(s, D11_SHM_SH_UCODEREV, fw->rev);
+    d11_shm_write16(s, D11_SHM_SH_UCODEPATCH, fw->patch);
+    d11_shm_write16(s, D11_SHM_SH_UCODEDATE, fw->date);
+    d11_shm_write16(s, D11_SHM_SH_UCODETIME, fw->time);
+    d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
+    d11_shm_write16(s, D11_SHM_SH_FWCAPA, fw->fwcapa);
+    d11_shm_write16(s, D11_SHM_SH_KTP, D11_KTP_DEFAULT);
+    m->scratch[1] = 0;      /* watchdog register */
+    fw->psm_running = true;
+
+    /* the "alive" handshake: exactly MAC_SUSPENDED, nothing else */
+    m->irq_reason = D11_IRQ_MAC_SUSPENDED;
+    d11_update_irq(s);
+}
+
+void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
+{
+    FwState *fw = &s->fw;
+    D11State *m = &s->mac;
+    bool jmp0 = FIELD_EX32(val, D11_MACCTL, PSM_JMP0);
+    bool run = FIELD_EX32(val, D11_MACCTL, PSM_RUN);
+
+    if (jmp0 && !FIELD_EX32(old, D11_MACCTL, PSM_JMP0)) {
+        /* PSM held at address 0: stopped, ready for a new upload */
+        if (fw->psm_running) {
+            trace_bcm4331_fw_stop();
+        }
+        bcm_fw_reset(s);
+        trace_bcm4331_fw_ucode_upload_start();
+    }
+    if (fw->psm_running && !run) {
+        trace_bcm4331_fw_stop();
+        fw->psm_running = false;
+    }
+    if (run && !jmp0 && !fw->psm_running &&
+        (!FIELD_EX32(old, D11_MACCTL, PSM_RUN) ||
+         FIELD_EX32(old, D11_MACCTL, PSM_JMP0))) {
+        bcm_fw_boot(s);
+        return;
+    }
+    if (!fw->psm_running) {
+        return;
+    }
+    if (FIELD_EX32(old, D11_MACCTL, ENABLED) &&
+        !FIELD_EX32(val, D11_MACCTL, ENABLED)) {
+        /* suspend: stop at a frame boundary, then say so */
+        d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
+        m->irq_reason |= D11_IRQ_MAC_SUSPENDED;
+        trace_bcm4331_fw_suspend();
+        d11_update_irq(s);
+    } else if (!FIELD_EX32(old, D11_MACCTL, ENABLED) &&
+               FIELD_EX32(val, D11_MACCTL, ENABLED)) {
+        d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_ACTIVE);
+        trace_bcm4331_fw_enable();
+    }
+}
+
+void bcm_fw_reset(Bcm4331State *s)
+{
+    FwState *fw = &s->fw;
+
+    fw->psm_running = false;
+    fw->ucode_bytes = 0;
+    memset(fw->ucode_head, 0, sizeof(fw->ucode_head));
+}
+
+static int bcm_fw_post_load(void *opaque, int version_id)
+{
+    FwState *fw = opaque;
+
+    return fw->ucode_bytes > 0x40000 ? -EINVAL : 0;
+}
+
+const VMStateDescription vmstate_bcm_fw = {
+    .name = "bcm4331-fw",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = bcm_fw_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(psm_running, FwState),
+        VMSTATE_UINT32(ucode_bytes, FwState),
+        VMSTATE_UINT32_ARRAY(ucode_head, FwState, 8),
+        VMSTATE_UINT16(rev, FwState),
+        VMSTATE_UINT16(patch, FwState),
+        VMSTATE_UINT16(date, FwState),
+        VMSTATE_UINT16(time, FwState),
+        VMSTATE_UINT16(fwcapa, FwState),
+        VMSTATE_BOOL(stub, FwState),
+        VMSTATE_END_OF_LIST()
+    },
+};
