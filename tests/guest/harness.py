@@ -20,8 +20,10 @@ its exit status; see tests/guest/init.
 """
 
 import argparse
+import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -80,9 +82,52 @@ class Result:
             print("---- end of guest %s ----" % self.name, file=out)
 
 
+class Qmp:
+    """A minimal QMP client over a unix socket."""
+
+    def __init__(self, path, timeout=30):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.sock = socket.socket(socket.AF_UNIX)
+                self.sock.connect(path)
+                break
+            except OSError:
+                self.sock.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        self.f = self.sock.makefile("rw")
+        self._recv()                        # greeting
+        self.cmd("qmp_capabilities")
+
+    def _recv(self):
+        while True:
+            msg = json.loads(self.f.readline())
+            if "event" not in msg:
+                return msg
+
+    def cmd(self, name, **args):
+        self.f.write(json.dumps({"execute": name, "arguments": args}) + "\n")
+        self.f.flush()
+        r = self._recv()
+        if "error" in r:
+            raise RuntimeError("QMP %s: %s" % (name, r["error"]))
+        return r.get("return")
+
+    def close(self):
+        self.sock.close()
+
+
 class Guest:
+    """A guest; ``actions`` maps a console marker line to a callable
+    taking the guest's Qmp: when the scenario prints ``marker`` the host
+    runs it (the scenario then waits for its effect)."""
+
     def __init__(self, name, scenario, qemu_args=(), kernel=None,
-                 machine="q35", mem=512, timeout=180, append=""):
+                 machine="q35", mem=512, timeout=180, append="",
+                 actions=None):
+        self.actions = dict(actions or {})
         self.name = name
         self.scenario = scenario
         self.qemu_args = list(qemu_args)
@@ -110,6 +155,8 @@ class Guest:
         if scenario_file:
             cmd += ["-fw_cfg", "name=opt/bcm4331/scenario,file=%s" %
                     scenario_file]
+        if self.actions:
+            cmd += ["-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
         return cmd + self.qemu_args
 
     def start(self):
@@ -118,12 +165,46 @@ class Guest:
         self.sfile = os.path.join(d, "%s.scenario.sh" % self.name)
         with open(self.sfile, "w") as f:
             f.write(self.scenario)
+        self.qmp_path = os.path.join(d, "%s.qmp" % self.name)
+        if os.path.exists(self.qmp_path):
+            os.unlink(self.qmp_path)
         self.logf = open(self.log, "wb")
         self.started = time.monotonic()
         self.proc = subprocess.Popen(self.command(self.sfile),
                                      stdin=subprocess.DEVNULL,
                                      stdout=self.logf,
                                      stderr=subprocess.STDOUT)
+        self.action_errors = []
+        if self.actions:
+            self.watcher = threading.Thread(target=self._watch, daemon=True)
+            self.watcher.start()
+
+    def _watch(self):
+        """Run the host-side actions when their markers appear."""
+        qmp = Qmp(self.qmp_path)
+        done = set()
+        pos = 0
+        buf = ""
+        try:
+            while self.proc.poll() is None and len(done) < len(self.actions):
+                with open(self.log, "rb") as f:
+                    f.seek(pos)
+                    data = f.read()
+                pos += len(data)
+                buf += data.decode("utf-8", "replace")
+                lines = buf.split("\n")
+                buf = lines.pop()
+                for line in lines:
+                    key = line.strip()
+                    if key in self.actions and key not in done:
+                        done.add(key)
+                        try:
+                            self.actions[key](qmp)
+                        except Exception as e:      # reported by the test
+                            self.action_errors.append("%s: %s" % (key, e))
+                time.sleep(0.05)
+        finally:
+            qmp.close()
 
     def wait(self):
         left = self.timeout - (time.monotonic() - self.started)
@@ -135,6 +216,8 @@ class Guest:
             self.proc.kill()
             self.proc.wait()
         self.logf.close()
+        if self.actions:
+            self.watcher.join(5)
         with open(self.log, "rb") as f:
             text = f.read().decode("utf-8", "replace").replace("\r", "")
         return Result(self.name, self.log, text, timed_out,

@@ -768,6 +768,15 @@ static const char *bcma_reg_name(Bcm4331State *s, BcmaTarget t, unsigned i,
     }
 }
 
+/* The MAC core names its own registers in its traces (d11-mac.c) */
+static bool bcma_traced_by_core(Bcm4331State *s, BcmaTarget t, unsigned i,
+                                uint32_t off)
+{
+    return t == BCMA_TGT_CORE &&
+           s->bcma.chip->cores[i].type == BCMA_CORE_80211 &&
+           off != A_CLKCTLST;
+}
+
 /*
  * One backplane access of @size bytes that does not cross a 32-bit word
  * (the BAR0 dispatcher splits those).  Registers are 32-bit; narrower
@@ -801,9 +810,11 @@ uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size)
         return mask;
     }
     val = (dw >> shift) & mask;
-    trace_bcm4331_bcma_read(t == BCMA_TGT_EROM ? "EROM" :
-                            s->bcma.chip->cores[i].name,
-                            bcma_reg_name(s, t, i, off), addr, val, size);
+    if (!bcma_traced_by_core(s, t, i, off)) {
+        trace_bcm4331_bcma_read(t == BCMA_TGT_EROM ? "EROM" :
+                                s->bcma.chip->cores[i].name,
+                                bcma_reg_name(s, t, i, off), addr, val, size);
+    }
     return val;
 }
 
@@ -819,8 +830,11 @@ void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
     val &= mask;
     switch (t) {
     case BCMA_TGT_CORE:
-        trace_bcm4331_bcma_write(s->bcma.chip->cores[i].name,
-                                 bcma_reg_name(s, t, i, off), addr, val, size);
+        if (!bcma_traced_by_core(s, t, i, off)) {
+            trace_bcm4331_bcma_write(s->bcma.chip->cores[i].name,
+                                     bcma_reg_name(s, t, i, off), addr, val,
+                                     size);
+        }
         bcma_core_write32(s, i, off, val << shift, mask << shift);
         return;
     case BCMA_TGT_AGENT:

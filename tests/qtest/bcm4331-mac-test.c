@@ -1,0 +1,612 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331: the 802.11 MAC core, the firmware
+ * emulation's boot handshake, the HT-PHY and the BCM2059 radio, driven
+ * the way b43 drives them (drivers/net/wireless/broadcom/b43/main.c,
+ * phy_ht.c; see contract-b43-mac.md and contract-htphy.md).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+
+#define D11             0x0000      /* BAR0 window 0 on the 802.11 core */
+#define AGENT           0x1000      /* BAR0 window 1 on its agent */
+
+#define MACCTL          0x120
+#define GEN_IRQ_REASON  0x128
+#define GEN_IRQ_MASK    0x12c
+#define RAM_CONTROL     0x130
+#define RAM_DATA        0x134
+#define RADIO_HWENABLED 0x158
+#define SHM_CONTROL     0x160
+#define SHM_DATA        0x164
+#define SHM_DATA_UNAL   0x166
+#define TSF_LOW         0x180
+#define TSF_HIGH        0x184
+#define RADIO_CTL       0x3d8
+#define RADIO_DATA      0x3da
+#define PHY_VER         0x3e0
+#define PHY_CTL         0x3fc
+#define PHY_DATA        0x3fe
+#define MACFILTER_CTL   0x420
+#define MACFILTER_DATA  0x422
+#define RNG             0x65a
+
+#define SHM_UCODE       0
+#define SHM_SHARED      1
+#define SHM_SCRATCH     2
+#define SHM_RCMTA       4
+#define SHM_AUTOINC_W   0x100
+#define SHM_AUTOINC_R   0x200
+
+typedef struct {
+    QTestState *qts;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar bar0;
+} Card;
+
+static uint32_t rl(Card *c, uint32_t off)
+{
+    return qpci_io_readl(c->dev, c->bar0, off);
+}
+
+static void wl(Card *c, uint32_t off, uint32_t v)
+{
+    qpci_io_writel(c->dev, c->bar0, off, v);
+}
+
+static uint16_t rw(Card *c, uint32_t off)
+{
+    return qpci_io_readw(c->dev, c->bar0, off);
+}
+
+static void ww(Card *c, uint32_t off, uint16_t v)
+{
+    qpci_io_writew(c->dev, c->bar0, off, v);
+}
+
+/* b43_bcma_wireless_core_reset(): windows, bcma_core_enable(), clocks */
+static void core_up(Card *c)
+{
+    qpci_config_writel(c->dev, 0x80, 0x18001000);
+    qpci_config_writel(c->dev, 0xac, 0x18101000);
+    wl(c, AGENT + 0x408, 0x2007);
+    wl(c, AGENT + 0x800, 0);
+    wl(c, AGENT + 0x408, 0x2005);
+    wl(c, D11 + 0x1e0, 0x302);
+}
+
+static void card_open(Card *c, const char *extra)
+{
+    c->qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0%s",
+                         extra ? extra : "");
+    c->bus = qpci_new_pc(c->qts, NULL);
+    c->dev = qpci_device_find(c->bus, QPCI_DEVFN(4, 0));
+    g_assert_nonnull(c->dev);
+    qpci_device_enable(c->dev);
+    c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    core_up(c);
+}
+
+static void card_close(Card *c)
+{
+    g_free(c->dev);
+    qpci_free_pc(c->bus);
+    qtest_quit(c->qts);
+}
+
+static void shm_ctl(Card *c, uint32_t routing, uint32_t off)
+{
+    wl(c, D11 + SHM_CONTROL, (routing << 16) | off);
+}
+
+/* b43_shm_write16/read16/write32/read32 for the SHARED routing */
+static void shm_w16(Card *c, uint32_t b, uint16_t v)
+{
+    shm_ctl(c, SHM_SHARED, b >> 2);
+    ww(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA), v);
+}
+
+static uint16_t shm_r16(Card *c, uint32_t b)
+{
+    shm_ctl(c, SHM_SHARED, b >> 2);
+    return rw(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA));
+}
+
+static void shm_w32(Card *c, uint32_t b, uint32_t v)
+{
+    if (b & 2) {
+        shm_ctl(c, SHM_SHARED, b >> 2);
+        ww(c, D11 + SHM_DATA_UNAL, v & 0xffff);
+        shm_ctl(c, SHM_SHARED, (b >> 2) + 1);
+        ww(c, D11 + SHM_DATA, v >> 16);
+    } else {
+        shm_ctl(c, SHM_SHARED, b >> 2);
+        wl(c, D11 + SHM_DATA, v);
+    }
+}
+
+static uint32_t shm_r32(Card *c, uint32_t b)
+{
+    uint32_t v;
+
+    if (b & 2) {
+        shm_ctl(c, SHM_SHARED, b >> 2);
+        v = rw(c, D11 + SHM_DATA_UNAL);
+        shm_ctl(c, SHM_SHARED, (b >> 2) + 1);
+        return v | ((uint32_t)rw(c, D11 + SHM_DATA) << 16);
+    }
+    shm_ctl(c, SHM_SHARED, b >> 2);
+    return rl(c, D11 + SHM_DATA);
+}
+
+/* b43_validate_chipaccess() and more */
+static void test_shm(void)
+{
+    Card c;
+
+    card_open(&c, NULL);
+    shm_w32(&c, 0, 0x55aaaa55);
+    g_assert_cmphex(shm_r32(&c, 0), ==, 0x55aaaa55);
+    shm_w32(&c, 0, 0xaa5555aa);
+    g_assert_cmphex(shm_r32(&c, 0), ==, 0xaa5555aa);
+    shm_w16(&c, 0, 0x1122);
+    shm_w16(&c, 2, 0x3344);
+    shm_w16(&c, 4, 0x5566);
+    shm_w16(&c, 6, 0x7788);
+    g_assert_cmphex(shm_r32(&c, 2), ==, 0x55663344);
+    shm_w32(&c, 2, 0xaabbccdd);
+    g_assert_cmphex(shm_r16(&c, 0), ==, 0x1122);
+    g_assert_cmphex(shm_r16(&c, 2), ==, 0xccdd);
+    g_assert_cmphex(shm_r16(&c, 4), ==, 0xaabb);
+    g_assert_cmphex(shm_r16(&c, 6), ==, 0x7788);
+    /* little-endian words: SHM byte 0x100 holds the low byte */
+    shm_w32(&c, 0x100, 0x04030201);
+    g_assert_cmphex(shm_r16(&c, 0x100), ==, 0x0201);
+    g_assert_cmphex(shm_r16(&c, 0x102), ==, 0x0403);
+    /* top of the 64 KiB shared memory; beyond it: all-ones, no crash */
+    shm_w16(&c, 0xfffe, 0xbeef);
+    g_assert_cmphex(shm_r16(&c, 0xfffe), ==, 0xbeef);
+    shm_ctl(&c, SHM_SHARED, 0x4000);
+    wl(&c, D11 + SHM_DATA, 0x12345678);
+    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xffffffff);
+    g_assert_cmphex(shm_r16(&c, 0), ==, 0x1122);
+
+    /* scratch: 64 16-bit registers, selected by register number */
+    for (int i = 0; i < 64; i++) {
+        shm_ctl(&c, SHM_SCRATCH, i);
+        ww(&c, D11 + SHM_DATA, 0x100 + i);
+    }
+    shm_ctl(&c, SHM_SCRATCH, 7);
+    g_assert_cmphex(rw(&c, D11 + SHM_DATA), ==, 0x107);
+    shm_ctl(&c, SHM_SCRATCH, 64);
+    ww(&c, D11 + SHM_DATA, 0xdead);
+    shm_ctl(&c, SHM_SCRATCH, 0);
+    g_assert_cmphex(rw(&c, D11 + SHM_DATA), ==, 0x100);
+
+    /* RCMTA: 32-bit words */
+    shm_ctl(&c, SHM_RCMTA, 9);
+    wl(&c, D11 + SHM_DATA, 0xcafef00d);
+    shm_ctl(&c, SHM_RCMTA, 9);
+    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xcafef00d);
+
+    /* auto-increment on write and on read */
+    wl(&c, D11 + SHM_CONTROL, ((SHM_SHARED | SHM_AUTOINC_W) << 16) | 0x40);
+    for (int i = 0; i < 4; i++) {
+        wl(&c, D11 + SHM_DATA, 0x11111111 * (i + 1));
+    }
+    g_assert_cmphex(rl(&c, D11 + SHM_CONTROL) & 0xffff, ==, 0x44);
+    wl(&c, D11 + SHM_CONTROL, ((SHM_SHARED | SHM_AUTOINC_R) << 16) | 0x40);
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0x11111111 * (i + 1));
+    }
+    /* a routing that does not exist: defined all-ones */
+    shm_ctl(&c, 7, 0);
+    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xffffffff);
+    card_close(&c);
+}
+
+/* What b43_chip_init() and b43_upload_microcode() do, with @words of
+ * microcode (big-endian words of the payload, as b43 uploads them). */
+static uint32_t boot(Card *c, const uint32_t *words, unsigned n)
+{
+    wl(c, D11 + MACCTL, 0x80020500);
+    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 0x4);
+    for (int i = 0; i < 64; i++) {
+        shm_ctl(c, SHM_SCRATCH, i);
+        ww(c, D11 + SHM_DATA, 0);
+    }
+    for (int i = 0; i < 4096; i += 2) {
+        shm_w16(c, i, 0);
+    }
+    wl(c, D11 + SHM_CONTROL, ((SHM_UCODE | SHM_AUTOINC_W) << 16) | 0);
+    for (unsigned i = 0; i < n; i++) {
+        wl(c, D11 + SHM_DATA, words[i]);
+    }
+    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + MACCTL, (rl(c, D11 + MACCTL) & ~0x4u) | 0x2);
+    return rl(c, D11 + GEN_IRQ_REASON);
+}
+
+static const uint32_t stub784[] = {
+    0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0x00000000, 0x62636d34,
+};
+static const uint32_t stub666[] = {
+    0x51454d55, 0x484c4531, 0x029a0002, 0xb21709e7, 0x00000000,
+};
+
+static void test_psm_handshake(void)
+{
+    Card c;
+
+    card_open(&c, NULL);
+    /* exactly MAC_SUSPENDED, nothing else (b43 tests == 1) */
+    g_assert_cmphex(boot(&c, stub784, ARRAY_SIZE(stub784)), ==, 0x1);
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
+    g_assert_cmphex(shm_r16(&c, 0x2), ==, 2);
+    g_assert_cmphex(shm_r16(&c, 0x4), ==, 0xc80f);    /* 2012-08-15 */
+    g_assert_cmphex(shm_r16(&c, 0x6), ==, 0xac73);    /* 21:35:19 */
+    g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);        /* suspended */
+    g_assert_cmphex(shm_r16(&c, 0x56), ==, 0x400);    /* key table */
+    /* not read-to-clear */
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0x1);
+
+    /* b43_mac_enable(): ENABLED, ack; UCODESTAT active */
+    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) | 0x1);
+    wl(&c, D11 + GEN_IRQ_REASON, 0x1);
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0);
+    g_assert_cmphex(shm_r16(&c, 0x40), ==, 2);
+    /* b43_mac_suspend(): MAC_SUSPENDED comes back */
+    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) & ~0x1u);
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON) & 0x1, ==, 0x1);
+    g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);
+    /* MACCTL is a plain register: the firmware never sets bits in it */
+    g_assert_cmphex(rl(&c, D11 + MACCTL), ==, 0x80020502);
+
+    /* the other stub personality */
+    g_assert_cmphex(boot(&c, stub666, ARRAY_SIZE(stub666)), ==, 0x1);
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 666);
+    g_assert_cmphex(shm_r16(&c, 0x4), ==, 0xb217);
+
+    /* a core reset clears MACCTL and the interrupt state */
+    wl(&c, AGENT + 0x800, 1);
+    g_assert_cmphex(rl(&c, D11 + MACCTL), ==, 0);
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0);
+    card_close(&c);
+}
+
+/* Broadcom's microcode is recognised by its size and emulated */
+static void test_real_ucode(void)
+{
+    g_autofree uint32_t *w = g_new0(uint32_t, 0xa8d0 / 4);
+    Card c;
+
+    for (unsigned i = 0; i < 0xa8d0 / 4; i++) {
+        w[i] = i * 0x9e3779b9u;
+    }
+    card_open(&c, NULL);
+    g_assert_cmphex(boot(&c, w, 0xa8d0 / 4), ==, 0x1);
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
+    g_assert_cmphex(boot(&c, w, 0x9b48 / 4), ==, 0x1);
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 666);
+    g_assert_cmphex(shm_r16(&c, 0x6), ==, 0x09e7);
+    card_close(&c);
+}
+
+/* Bad microcode: the PSM does not signal, as with garbage on hardware */
+static void test_bad_ucode(void)
+{
+    Card c;
+
+    card_open(&c, NULL);
+    /* nothing uploaded */
+    g_assert_cmphex(boot(&c, NULL, 0), ==, 0);
+    /* a stub truncated inside its identity */
+    g_assert_cmphex(boot(&c, stub784, 3), ==, 0);
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 0);
+    /* the device still works: a good upload afterwards boots */
+    g_assert_cmphex(boot(&c, stub784, ARRAY_SIZE(stub784)), ==, 0x1);
+    /* uploads while the PSM runs are ignored (no crash) */
+    wl(&c, D11 + SHM_CONTROL, ((SHM_UCODE | SHM_AUTOINC_W) << 16) | 0);
+    for (int i = 0; i < 100000; i++) {
+        wl(&c, D11 + SHM_DATA, i);
+    }
+    g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
+    card_close(&c);
+}
+
+/*
+ * Initvals may write anything below 0x1000: every plain register stores
+ * and reads back; the device does not crash on any offset.
+ */
+static void test_initvals_anywhere(void)
+{
+    static const uint32_t plain[] = {
+        0x100, 0x43c, 0x492, 0x49c, 0x612, 0x62c, 0x630, 0x684, 0x688,
+        0x6a8, 0x800, 0xffc,
+    };
+    Card c;
+
+    card_open(&c, NULL);
+    for (uint32_t off = 0; off < 0x1000; off += 2) {
+        if (off == 0x1e0 || off == 0x1e2) {
+            continue;       /* bcma clock control */
+        }
+        ww(&c, D11 + off, off ^ 0x5a5a);
+    }
+    core_up(&c);
+    for (int i = 0; i < ARRAY_SIZE(plain); i++) {
+        wl(&c, D11 + plain[i], 0x12345678 + i);
+        g_assert_cmphex(rl(&c, D11 + plain[i]), ==, 0x12345678 + i);
+    }
+    g_assert_cmphex(rw(&c, D11 + PHY_VER), ==, 0x9701);
+    card_close(&c);
+}
+
+static bool intx(Card *c)
+{
+    return qpci_config_readw(c->dev, PCI_STATUS) & PCI_STATUS_INTERRUPT;
+}
+
+/* GEN_IRQ_REASON & GEN_IRQ_MASK, routed by config 0x94 bit 9 */
+static void test_irq(void)
+{
+    Card c;
+
+    card_open(&c, NULL);
+    boot(&c, stub784, ARRAY_SIZE(stub784));
+    g_assert_false(intx(&c));
+    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    g_assert_false(intx(&c));                   /* not routed yet */
+    qpci_config_writel(c.dev, 0x94, 0x200);     /* bcma_host_pci_irq_ctl */
+    g_assert_true(intx(&c));
+    qpci_config_writel(c.dev, 0x94, 0x100);     /* another core's bit */
+    g_assert_false(intx(&c));
+    qpci_config_writel(c.dev, 0x94, 0x200);
+    g_assert_true(intx(&c));
+    wl(&c, D11 + GEN_IRQ_MASK, 0);              /* hard handler masks */
+    g_assert_false(intx(&c));
+    wl(&c, D11 + GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
+    g_assert_false(intx(&c));
+    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    g_assert_true(intx(&c));
+    wl(&c, D11 + GEN_IRQ_REASON, 0x1);          /* W1C */
+    g_assert_false(intx(&c));
+    /* the hardware rfkill switch interrupt (bit 28) */
+    wl(&c, D11 + GEN_IRQ_MASK, 0x38058264);
+    qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0x10000000);
+    g_assert_true(intx(&c));
+    wl(&c, D11 + GEN_IRQ_REASON, 0x10000000);
+    g_assert_false(intx(&c));
+    /* no DMA summary bit without a DMA reason */
+    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON) & 0x8000, ==, 0);
+    /* a core reset drops the line */
+    wl(&c, D11 + GEN_IRQ_MASK, 0xffffffff);
+    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) | 1);
+    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) & ~1u);
+    g_assert_true(intx(&c));
+    wl(&c, AGENT + 0x800, 1);
+    g_assert_false(intx(&c));
+    card_close(&c);
+}
+
+static uint64_t tsf(Card *c)
+{
+    uint32_t lo = rl(c, D11 + TSF_LOW);
+
+    return ((uint64_t)rl(c, D11 + TSF_HIGH) << 32) | lo;
+}
+
+static void test_tsf(void)
+{
+    Card c;
+    uint64_t t0, t1;
+
+    card_open(&c, NULL);
+    t0 = tsf(&c);
+    qtest_clock_step(c.qts, 1500 * 1000);       /* 1.5 ms virtual */
+    t1 = tsf(&c);
+    g_assert_cmpuint(t1 - t0, ==, 1500);
+    /* atomic write: low, then high commits */
+    wl(&c, D11 + TSF_LOW, 0xfffffff0);
+    wl(&c, D11 + TSF_HIGH, 0x1);
+    g_assert_cmphex(tsf(&c), ==, 0x1fffffff0ull);
+    qtest_clock_step(c.qts, 32 * 1000);
+    g_assert_cmphex(tsf(&c), ==, 0x200000010ull);  /* carries into high */
+    /* reading high alone gives the value latched by the last low read */
+    g_assert_cmphex(rl(&c, D11 + TSF_HIGH), ==, 0x2);
+    card_close(&c);
+}
+
+static void test_rfkill(void)
+{
+    Card c;
+
+    card_open(&c, ",rfkill=on");
+    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", false);
+    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0);
+    g_assert_false(qtest_qom_get_bool(c.qts, "/machine/peripheral/wifi0",
+                                      "rfkill"));
+    /* the switch survives core resets (it is a pin, not a register) */
+    qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
+    wl(&c, AGENT + 0x800, 1);
+    core_up(&c);
+    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    /* read-only */
+    wl(&c, D11 + RADIO_HWENABLED, 0);
+    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    card_close(&c);
+}
+
+static uint16_t phy_r(Card *c, uint16_t reg)
+{
+    ww(c, D11 + PHY_CTL, reg);
+    return rw(c, D11 + PHY_DATA);
+}
+
+static void phy_w(Card *c, uint16_t reg, uint16_t v)
+{
+    ww(c, D11 + PHY_CTL, reg);
+    ww(c, D11 + PHY_DATA, v);
+}
+
+static uint16_t radio_r(Card *c, uint16_t reg)
+{
+    ww(c, D11 + RADIO_CTL, reg | 0x200);
+    return rw(c, D11 + RADIO_DATA);
+}
+
+static void radio_w(Card *c, uint16_t reg, uint16_t v)
+{
+    ww(c, D11 + RADIO_CTL, reg);
+    ww(c, D11 + RADIO_DATA, v);
+}
+
+static uint32_t qom_u32(Card *c, const char *prop)
+{
+    QDict *r = qtest_qmp(c->qts, "{ 'execute': 'qom-get', 'arguments': "
+                         "{ 'path': '/machine/peripheral/wifi0', "
+                         "'property': %s } }", prop);
+    uint32_t v = qdict_get_int(r, "return");
+
+    qobject_unref(r);
+    return v;
+}
+
+static void test_phy_radio(void)
+{
+    /* BW1 (PHY 0x1CE) of channels 1..13 from the 2059 channel table */
+    static const uint16_t bw1[] = {
+        0x3c9, 0x3cb, 0x3cd, 0x3cf, 0x3d1, 0x3d3, 0x3d5, 0x3d7, 0x3d9,
+        0x3db, 0x3dd, 0x3df, 0x3e1,
+    };
+    Card c;
+
+    card_open(&c, NULL);
+    g_assert_cmphex(rw(&c, D11 + PHY_VER), ==, 0x9701);
+    /* radio identity: words 0, 1, 2 read without the read flag */
+    for (int i = 0; i < 3; i++) {
+        static const uint16_t id[] = { 0x10, 0x59, 0x20 };
+
+        ww(&c, D11 + RADIO_CTL, i);
+        g_assert_cmphex(rw(&c, D11 + RADIO_DATA), ==, id[i]);
+    }
+    /* PHY registers: plain storage, no auto-increment of PHY_DATA */
+    phy_w(&c, 0x23f, 0x7ff);
+    g_assert_cmphex(rw(&c, D11 + PHY_DATA), ==, 0x7ff);
+    g_assert_cmphex(rw(&c, D11 + PHY_DATA), ==, 0x7ff);
+    g_assert_cmphex(phy_r(&c, 0x240), ==, 0);
+    /* RF sequences complete at once */
+    phy_w(&c, 0x804, 0x21);
+    g_assert_cmphex(phy_r(&c, 0x804), ==, 0);
+    /* calibrations done: RCAL (core 2 reg 0x145), RC-CAL (core 0 0x140) */
+    g_assert_cmphex(radio_r(&c, 0x800 | 0x145) & 1, ==, 1);
+    g_assert_cmphex(radio_r(&c, 0x140) & 2, ==, 2);
+    /* per-core radio registers; core 3 broadcasts writes */
+    radio_w(&c, 0xc00 | 0x146, 0x3);
+    g_assert_cmphex(radio_r(&c, 0x000 | 0x146), ==, 3);
+    g_assert_cmphex(radio_r(&c, 0x400 | 0x146), ==, 3);
+    g_assert_cmphex(radio_r(&c, 0x800 | 0x146), ==, 3);
+    radio_w(&c, 0x400 | 0x146, 0x7);
+    g_assert_cmphex(radio_r(&c, 0x000 | 0x146), ==, 3);
+    g_assert_cmphex(radio_r(&c, 0x400 | 0x146), ==, 7);
+    /* ID registers are read-only */
+    radio_w(&c, 0x001, 0xff);
+    g_assert_cmphex(radio_r(&c, 0x001), ==, 0x59);
+
+    /* table port: DATALO advances, DATAHI does not; 32-bit = HI then LO */
+    phy_w(&c, 0x072, (0x1a << 10) | 0x0e8);
+    phy_w(&c, 0x074, 0x1019);
+    phy_w(&c, 0x073, 0x0033);
+    phy_w(&c, 0x073, 0x4444);   /* next element, low half */
+    phy_w(&c, 0x072, (0x1a << 10) | 0x0e8);
+    g_assert_cmphex(phy_r(&c, 0x074), ==, 0x1019);
+    g_assert_cmphex(phy_r(&c, 0x073), ==, 0x0033);
+    g_assert_cmphex(phy_r(&c, 0x073), ==, 0x4444);
+    /* pointer wraps inside the table space */
+    phy_w(&c, 0x072, 0xffff);
+    phy_w(&c, 0x073, 1);
+    phy_w(&c, 0x073, 2);
+    phy_w(&c, 0x072, 0);
+    g_assert_cmphex(phy_r(&c, 0x073), ==, 2);
+
+    /* the tuned channel follows BW1 */
+    g_assert_cmpuint(qom_u32(&c, "channel"), ==, 0);
+    for (int ch = 1; ch <= 13; ch++) {
+        phy_w(&c, 0x1ce, bw1[ch - 1]);
+        g_assert_cmpuint(qom_u32(&c, "channel"), ==, ch);
+        g_assert_cmpuint(qom_u32(&c, "frequency"), ==, 2407 + 5 * ch);
+    }
+    /* a value that is no channel leaves the tuning alone */
+    phy_w(&c, 0x1ce, 0x0004);
+    g_assert_cmpuint(qom_u32(&c, "channel"), ==, 13);
+    /* PHY address beyond 0xFFF: wraps, logged, no crash */
+    phy_w(&c, 0xf23f, 0x1);
+    g_assert_cmphex(phy_r(&c, 0x23f), ==, 1);
+    card_close(&c);
+}
+
+static void test_misc(void)
+{
+    uint16_t r[8];
+    bool differ = false;
+    Card c;
+
+    card_open(&c, NULL);
+    /* RNG: fresh values */
+    for (int i = 0; i < 8; i++) {
+        r[i] = rw(&c, D11 + RNG);
+        differ |= i && r[i] != r[0];
+    }
+    g_assert_true(differ);
+    /* MAC filter: index | auto-increment, three words per address */
+    ww(&c, D11 + MACFILTER_CTL, 0x0023);
+    ww(&c, D11 + MACFILTER_DATA, 0x1102);
+    ww(&c, D11 + MACFILTER_DATA, 0x3322);
+    ww(&c, D11 + MACFILTER_DATA, 0x5544);
+    ww(&c, D11 + MACFILTER_CTL, 0x0004);
+    g_assert_cmphex(rw(&c, D11 + MACFILTER_DATA), ==, 0x3322);
+    /* template RAM: byte address, 32-bit data, bounded */
+    wl(&c, D11 + RAM_CONTROL, 0x68);
+    wl(&c, D11 + RAM_DATA, 0x00a0b0c0);
+    wl(&c, D11 + RAM_CONTROL, 0x68);
+    g_assert_cmphex(rl(&c, D11 + RAM_DATA), ==, 0x00a0b0c0);
+    wl(&c, D11 + RAM_CONTROL, 0x100000);
+    wl(&c, D11 + RAM_DATA, 0xdeadbeef);
+    wl(&c, D11 + RAM_CONTROL, 0x68);
+    g_assert_cmphex(rl(&c, D11 + RAM_DATA), ==, 0x00a0b0c0);
+    /* DMA engine state: disabled until enabled, then idle */
+    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
+    wl(&c, D11 + 0x240, 0x801);
+    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 2);
+    wl(&c, D11 + 0x240, 0);
+    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
+    card_close(&c);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/mac/shm", test_shm);
+    qtest_add_func("/bcm4331/mac/psm-handshake", test_psm_handshake);
+    qtest_add_func("/bcm4331/mac/real-ucode", test_real_ucode);
+    qtest_add_func("/bcm4331/mac/bad-ucode", test_bad_ucode);
+    qtest_add_func("/bcm4331/mac/initvals-anywhere", test_initvals_anywhere);
+    qtest_add_func("/bcm4331/mac/irq", test_irq);
+    qtest_add_func("/bcm4331/mac/tsf", test_tsf);
+    qtest_add_func("/bcm4331/mac/rfkill", test_rfkill);
+    qtest_add_func("/bcm4331/mac/phy-radio", test_phy_radio);
+    qtest_add_func("/bcm4331/mac/misc", test_misc);
+
+    return g_test_run();
+}
