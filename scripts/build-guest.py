@@ -225,7 +225,8 @@ def main():
     h = hashlib.sha256()
     for p in sorted(vers):
         h.update(("%s=%s\n" % (p, vers[p])).encode())
-    for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init")] + \
+    for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
+              os.path.join(TOP, "tests/guest/udhcpc.script")] + \
             sorted(glob.glob(os.path.join(fwdir, "*.fw"))):
         h.update(f.encode())
         with open(f, "rb") as fh:
@@ -273,6 +274,12 @@ def main():
                      os.path.join(initrd, "lib/firmware", f))
     shutil.copy2(os.path.join(TOP, "tests/guest/init"),
                  os.path.join(initrd, "init"))
+    # udhcpc's event script where Debian's busybox looks for it
+    for d in ("etc/udhcpc", "usr/share/udhcpc"):
+        os.makedirs(os.path.join(initrd, d), exist_ok=True)
+        shutil.copy2(os.path.join(TOP, "tests/guest/udhcpc.script"),
+                     os.path.join(initrd, d, "default.script"))
+        os.chmod(os.path.join(initrd, d, "default.script"), 0o755)
     os.chmod(os.path.join(initrd, "init"), 0o755)
     os.symlink("/bin/busybox", os.path.join(initrd, "bin/sh"))
     with open(os.path.join(initrd, "etc/passwd"), "w") as f:

@@ -36,9 +36,15 @@ hook() {
         "$file" > "$file.tmp" && mv "$file.tmp" "$file"
 }
 hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm4331')"
-grep -qxF "source bcm4331/Kconfig" "$q/hw/net/Kconfig" ||
-    printf '\nsource bcm4331/Kconfig\n' >> "$q/hw/net/Kconfig"
+hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
+for k in bcm4331 wifi; do
+    grep -qxF "source $k/Kconfig" "$q/hw/net/Kconfig" ||
+        printf '\nsource %s/Kconfig\n' "$k" >> "$q/hw/net/Kconfig"
+done
 hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
+hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
+# -object wifi-medium: user-creatable types are listed in the QAPI schema
+hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
 # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
 qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
 line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"

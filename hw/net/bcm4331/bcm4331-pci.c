@@ -216,12 +216,14 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
                  PCI_PM_CTRL_STATE_MASK);
 
+    d11_dma_init(s);
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }
 
 static void bcm4331_pci_exit(PCIDevice *pd)
 {
+    d11_dma_exit(BCM4331_PCI(pd));
     msi_uninit(pd);
     pcie_cap_exit(pd);
 }
@@ -305,6 +307,13 @@ static void bcm4331_get_frequency(Object *obj, Visitor *v, const char *name,
 static const Property bcm4331_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
     DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
+    DEFINE_PROP_LINK("medium", Bcm4331State, medium, TYPE_WIFI_MEDIUM,
+                     WifiMedium *),
+    DEFINE_PROP_INT32("x", Bcm4331State, pos[0], 0),
+    DEFINE_PROP_INT32("y", Bcm4331State, pos[1], 0),
+    DEFINE_PROP_INT32("z", Bcm4331State, pos[2], 0),
+    DEFINE_PROP_INT32("txpower", Bcm4331State, txpower, 18),
+    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, rx_cd_erratum, true),
     DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
                        BCM4331_DEFAULT_SUBSYS_VID),
     DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
@@ -339,6 +348,16 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
         "file with a SPROM image to use instead of the built-in rev-9 "
         "BCM94331 image: 440, 460 or 468 bytes of little-endian words, "
         "revision 8-11, valid CRC-8 (mac=, if given, replaces its MAC)");
+    object_class_property_set_description(klass, "medium",
+        "the wifi-medium (simulated air) the card is on; without it the "
+        "card is alone on its own air");
+    object_class_property_set_description(klass, "x",
+        "position on the medium in metres (also y, z; default 0, 0, 0)");
+    object_class_property_set_description(klass, "txpower",
+        "transmit power in dBm (default 18, the SPROM's maximum)");
+    object_class_property_set_description(klass, "rx-cd-erratum",
+        "reproduce the BCM4331 erratum: bit 12 of the RX ring address leaks "
+        "into RXSTATUS's current-descriptor field (default on)");
     object_class_property_add_bool(klass, "rfkill", bcm4331_get_rfkill,
                                    bcm4331_set_rfkill);
     object_class_property_set_description(klass, "rfkill",

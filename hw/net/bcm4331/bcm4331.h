@@ -16,6 +16,7 @@
 #include "hw/pci/pci_device.h"
 #include "net/net.h"
 #include "qom/object.h"
+#include "hw/net/wifi/medium.h"
 #include "bcma-regs.h"
 #include "d11-regs.h"
 #include "sprom.h"
@@ -160,6 +161,16 @@ typedef struct D11State {
     uint32_t tsf_low_pending;
     uint16_t gpio_control;
     bool rfkill;                /* property: hardware radio switch off */
+
+    /* DMA engines (d11-dma.c): current descriptor, byte offset in ring */
+    uint32_t tx_cd[D11_DMA_ENGINES];
+    uint32_t rx_cd[D11_DMA_ENGINES];
+    /* TX status FIFO (XMITSTAT_0/1) */
+    uint32_t txstat[D11_TXSTAT_FIFO][2];
+    uint32_t txstat_head;
+    uint32_t txstat_count;
+    uint32_t txstat_latch;
+    uint64_t rx_dropped;
 } D11State;
 
 /* ---- firmware high-level emulation (fw.c) ---- */
@@ -186,6 +197,13 @@ typedef struct PhyState {
 
 struct Bcm4331State {
     PCIDevice parent_obj;
+
+    WifiMedium *medium;
+    WifiMediumClient air;
+    QEMUBH *tx_bh;
+    int32_t pos[3];
+    int32_t txpower;
+    bool rx_cd_erratum;
 
     MemoryRegion bar0;
     BcmaState bcma;
@@ -225,6 +243,18 @@ void d11_update_irq(Bcm4331State *s);
 void d11_set_rfkill(Bcm4331State *s, bool blocked);
 uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off);
 void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v);
+
+/* d11-dma.c */
+void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
+                       uint32_t val);
+uint32_t d11_dma_status(Bcm4331State *s, uint32_t off);
+void d11_dma_kick(Bcm4331State *s);
+void d11_dma_init(Bcm4331State *s);
+void d11_dma_exit(Bcm4331State *s);
+void d11_dma_reset(Bcm4331State *s);
+uint32_t d11_txstat_pop(Bcm4331State *s);
+uint32_t d11_txstat_word1(Bcm4331State *s);
+bool d11_radio_on(Bcm4331State *s);
 
 /* fw.c */
 void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,

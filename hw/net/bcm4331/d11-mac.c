@@ -273,28 +273,16 @@ static void d11_tsf_set(D11State *m, uint64_t tsf)
 }
 
 /* ------------------------------------------------------------------ */
-/* DMA engine registers (the engines themselves arrive with the data   */
-/* path; here the state field answers b43's setup and reset polls)     */
+/* DMA engine registers (the engines are in d11-dma.c)                 */
 
 static uint32_t d11_dma_read(Bcm4331State *s, uint32_t off)
 {
     uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
-    uint32_t ctl;
 
     switch (rel) {
     case D11_DMA64_TXSTATUS:
     case D11_DMA64_RXSTATUS:
-        ctl = s->mac.regs[(off - rel + (rel == D11_DMA64_TXSTATUS ?
-                                         D11_DMA64_TXCTL :
-                                         D11_DMA64_RXCTL)) >> 2];
-        if (!(ctl & D11_DMA64_CTL_ENABLE)) {
-            return D11_DMA64_STAT_DISABLED;
-        }
-        return (ctl & D11_DMA64_CTL_SUSPEND) ? D11_DMA64_STAT_SUSP
-                                             : D11_DMA64_STAT_IDLEWAIT;
-    case D11_DMA64_TXERROR:
-    case D11_DMA64_RXERROR:
-        return 0;
+        return d11_dma_status(s, off);
     default:
         return s->mac.regs[off >> 2];
     }
@@ -349,8 +337,11 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
         v = d11_shm_data_read(s, mask);
         break;
     case A_D11_XMITSTAT_0:
+        /* pops the oldest TX status; 0 (not valid) when empty */
+        v = d11_txstat_pop(s);
+        break;
     case A_D11_XMITSTAT_1:
-        v = 0;          /* TX status FIFO empty */
+        v = d11_txstat_word1(s);    /* of the entry XMITSTAT_0 popped */
         break;
     case A_D11_TSF_LOW: {
         uint64_t tsf = d11_tsf(m);
@@ -548,6 +539,10 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
                                       rel == D11_DMA64_TXCTL ? "TX" : "RX",
                                       merge(m->regs[off >> 2], val, mask));
         }
+        old = m->regs[off >> 2];
+        m->regs[off >> 2] = merge(old, val, mask);
+        d11_dma_reg_write(s, off, old, m->regs[off >> 2]);
+        return;
     }
     /* everything else stores and reads back (initvals may write anywhere) */
     m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
@@ -593,6 +588,7 @@ void d11_core_reset(Bcm4331State *s)
     m->gpio_control = 0;
     d11_tsf_set(m, 0);
     bcm_fw_reset(s);
+    d11_dma_reset(s);
     d11_update_irq(s);
 }
 
@@ -611,10 +607,29 @@ void d11_reset(Bcm4331State *s)
     d11_core_reset(s);
 }
 
+static int d11_post_load(void *opaque, int version_id)
+{
+    D11State *m = opaque;
+
+    /* indexes into fixed arrays and rings: reject nonsense */
+    if (m->txstat_head >= D11_TXSTAT_FIFO ||
+        m->txstat_count > D11_TXSTAT_FIFO) {
+        return -EINVAL;
+    }
+    for (int i = 0; i < D11_DMA_ENGINES; i++) {
+        if (m->tx_cd[i] >= D11_DMA_RING_BYTES ||
+            m->rx_cd[i] >= D11_DMA_RING_BYTES) {
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 const VMStateDescription vmstate_d11 = {
     .name = "bcm4331-d11",
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = d11_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(regs, D11State, BCMA_CORE_SIZE / 4),
         VMSTATE_UINT32(macctl, D11State),
@@ -637,6 +652,12 @@ const VMStateDescription vmstate_d11 = {
         VMSTATE_UINT32(tsf_low_pending, D11State),
         VMSTATE_UINT16(gpio_control, D11State),
         VMSTATE_BOOL(rfkill, D11State),
+        VMSTATE_UINT32_ARRAY(tx_cd, D11State, D11_DMA_ENGINES),
+        VMSTATE_UINT32_ARRAY(rx_cd, D11State, D11_DMA_ENGINES),
+        VMSTATE_UINT32_2DARRAY(txstat, D11State, D11_TXSTAT_FIFO, 2),
+        VMSTATE_UINT32(txstat_head, D11State),
+        VMSTATE_UINT32(txstat_count, D11State),
+        VMSTATE_UINT32(txstat_latch, D11State),
         VMSTATE_END_OF_LIST()
     },
 };

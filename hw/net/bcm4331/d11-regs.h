@@ -104,6 +104,8 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_UCODESTAT_SUSP      3
 #define D11_KTP_DEFAULT         0x0400  /* key table at byte 0x0800 */
 
+#define D11_TXSTAT_FIFO         1024    /* > 5 rings x 128 frames in flight */
+
 /* DMA64 engine registers (offsets inside an engine's 0x40 block) */
 #define D11_DMA64_TXCTL         0x00
 #define D11_DMA64_TXINDEX       0x04
@@ -121,7 +123,46 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_DMA64_CTL_SUSPEND   0x2
 #define D11_DMA64_STAT_DISABLED 0x00000000
 #define D11_DMA64_STAT_IDLEWAIT 0x20000000
+#define D11_DMA64_STAT_STOPPED  0x30000000
 #define D11_DMA64_STAT_SUSP     0x40000000
+#define D11_DMA64_CD_MASK       0x1fff
+#define D11_DMA64_CTL_ADDREXT_SHIFT 16
+#define D11_DMA64_RXCTL_FO_SHIFT 1      /* frame offset, 7 bits */
+/* descriptor */
+#define D11_DESC_CTL0_DTABLEEND 0x10000000
+#define D11_DESC_CTL0_EOF       0x40000000
+#define D11_DESC_CTL0_SOF       0x80000000
+#define D11_DESC_CTL1_LEN       0x00001fff
+#define D11_DESC_CTL1_ADDREXT_SHIFT 16
+#define D11_DESC_SIZE           16
+#define D11_DMA_RING_BYTES      0x2000  /* the CD field spans 8 KiB */
+/* per-engine DMA reason bits */
+#define D11_DMAIRQ_DESC_ERR     0x00000400
+#define D11_DMAIRQ_DATA_ERR     0x00000800
+#define D11_DMAIRQ_PROTO_ERR    0x00001000
+#define D11_DMAIRQ_RX_UFLOW     0x00002000
+#define D11_DMAIRQ_RX_DONE      0x00010000
+/* DMA error codes (TXERROR/RXERROR bits 31:28) */
+#define D11_DMA_ERR_PROT        1
+#define D11_DMA_ERR_TRANSFER    3
+#define D11_DMA_ERR_DESCREAD    4
+
+/* TX header (format 598) and RX header */
+#define D11_TXH_LEN             118
+#define D11_TXH_MAC_CTL         0x00
+#define D11_TXH_PHY_CTL         0x08
+#define D11_TXH_COOKIE          0x4c
+#define D11_TXH_PLCP            0x70
+#define D11_TXH_MAC_ACK         0x00000001
+#define D11_TXH_MAC_LONGFRAME   0x00000002
+#define D11_TXH_MAC_KEYALG_SHIFT 16
+#define D11_TXH_MAC_KEYALG_MASK 0x00070000
+#define D11_TXH_PHY_ENC_OFDM    0x0001
+#define D11_TXH_PHY_SHORTPRMBL  0x0010
+#define D11_RXH_LEN             24
+#define D11_RX_PHYST0_OFDM      0x0001
+#define D11_RX_PHYST0_SHORTPRMBL 0x0080
+#define D11_PLCP_LEN            6
 
 /* HT-PHY: version, PHY registers the model gives meaning to */
 #define HTPHY_VERSION           0x9701  /* analog 9, type 7 (HT), rev 1 */

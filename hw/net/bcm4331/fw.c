@@ -164,6 +164,7 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
                FIELD_EX32(val, D11_MACCTL, ENABLED)) {
         d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_ACTIVE);
         trace_bcm4331_fw_enable();
+        d11_dma_kick(s);    /* frames posted while suspended go out now */
     }
 }
 

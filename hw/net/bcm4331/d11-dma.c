@@ -1,0 +1,590 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom BCM4331: the 802.11 core's 64-bit DMA engines and the data path
+ * of the firmware emulation: TX frames from the rings onto the simulated
+ * air with their TX status, frames from the air into the RX ring.
+ *
+ * Descriptor and header formats: Linux drivers/net/wireless/broadcom/b43/
+ * dma.c, dma.h, xmit.c, xmit.h (see contract-b43-mac.md sections 4-6).
+ * Every descriptor, address and length comes from the guest and is checked;
+ * walks are bounded per bottom-half run.  The BCM4331 erratum that copies
+ * bit 12 of the RX ring address into RXSTATUS's current-descriptor field is
+ * reproduced (property rx-cd-erratum, on by default): see docs.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
+#include "hw/pci/pci_device.h"
+#include "system/dma.h"
+#include <zlib.h>
+#include "bcm4331.h"
+#include "trace.h"
+
+#define DMA_GUEST_ERR(trace, fmt, ...)                                  \
+    do {                                                                \
+        (trace_##trace)(__VA_ARGS__);                                   \
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: " #trace ": " fmt "\n", \
+                      ## __VA_ARGS__);                                  \
+    } while (0)
+
+/* frames one engine may send per bottom-half run (then reschedule) */
+#define D11_TX_BUDGET           32
+/* descriptors one frame may span: b43 uses 2 (header, frame) */
+#define D11_TX_MAX_DESC         8
+#define D11_TX_MAX_BYTES        (D11_TXH_LEN + WIFI_MAX_FRAME)
+
+static uint32_t *dma_reg(Bcm4331State *s, unsigned n, uint32_t rel)
+{
+    return &s->mac.regs[(D11_DMA_BASE + 0x40 * n + rel) >> 2];
+}
+
+/*
+ * A 64-bit DMA address as b43 programs it on a bcma PCIe host: the high
+ * word carries the backplane->PCIe translation bit 31, the two top address
+ * bits travel in the 2-bit ADDREXT field.
+ */
+static uint64_t dma_addr(uint32_t lo, uint32_t hi, uint32_t ext)
+{
+    return ((uint64_t)((hi & 0x3fffffff) | ((ext & 3) << 30)) << 32) | lo;
+}
+
+static uint64_t dma_ring_base(Bcm4331State *s, unsigned n, bool rx)
+{
+    uint32_t off = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
+
+    return dma_addr(*dma_reg(s, n, off + 8), *dma_reg(s, n, off + 12),
+                    *dma_reg(s, n, off) >> D11_DMA64_CTL_ADDREXT_SHIFT);
+}
+
+/* the sticky error state: engine stopped, error code, interrupt */
+static void dma_fail(Bcm4331State *s, unsigned n, bool rx, uint32_t reason,
+                     uint32_t code, uint32_t cd)
+{
+    *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) =
+        (code << 28) | (cd & D11_DMA64_CD_MASK);
+    s->mac.dma_reason[n] |= reason;
+    trace_bcm4331_dma_error(n, rx ? "RX" : "TX", reason, code, cd);
+    d11_update_irq(s);
+}
+
+static bool dma_stopped(Bcm4331State *s, unsigned n, bool rx)
+{
+    return *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) >> 28;
+}
+
+typedef struct {
+    uint32_t ctl0, ctl1, lo, hi;
+} D11Desc;
+
+/* fetch descriptor at byte offset @cd of the ring: copied, then checked */
+static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
+                     D11Desc *d)
+{
+    PCIDevice *pd = PCI_DEVICE(s);
+    uint64_t a = dma_ring_base(s, n, rx) + cd;
+    uint32_t w[4];
+
+    if (pci_dma_read(pd, a, w, sizeof(w)) != MEMTX_OK) {
+        DMA_GUEST_ERR(bcm4331_dma_ub_desc, "engine %u %s descriptor at "
+                      "0x%" PRIx64 " unreadable", n, rx ? "RX" : "TX", a);
+        dma_fail(s, n, rx, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD, cd);
+        return false;
+    }
+    d->ctl0 = le32_to_cpu(w[0]);
+    d->ctl1 = le32_to_cpu(w[1]);
+    d->lo = le32_to_cpu(w[2]);
+    d->hi = le32_to_cpu(w[3]);
+    trace_bcm4331_dma_desc(n, rx ? "RX" : "TX", cd, d->ctl0, d->ctl1,
+                           dma_addr(d->lo, d->hi,
+                                    d->ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT));
+    return true;
+}
+
+static uint32_t dma_next(const D11Desc *d, uint32_t cd)
+{
+    /* DTABLEEND wraps; the 13-bit CD field wraps at 8 KiB anyway */
+    if (d->ctl0 & D11_DESC_CTL0_DTABLEEND) {
+        return 0;
+    }
+    return (cd + D11_DESC_SIZE) & (D11_DMA_RING_BYTES - 1);
+}
+
+bool d11_radio_on(Bcm4331State *s)
+{
+    return !s->mac.rfkill && (s->phy.phy[HTPHY_RF_CTL_CMD] &
+                              HTPHY_RF_CTL_CHIP0_PU) && s->phy.freq_mhz;
+}
+
+static bool d11_mac_running(Bcm4331State *s)
+{
+    return s->fw.psm_running && FIELD_EX32(s->mac.macctl, D11_MACCTL, ENABLED);
+}
+
+/* ------------------------------------------------------------------ */
+/* TX status FIFO                                                      */
+
+static void d11_txstat_push(Bcm4331State *s, uint32_t w0, uint32_t w1)
+{
+    D11State *m = &s->mac;
+    unsigned i;
+
+    if (m->txstat_count >= D11_TXSTAT_FIFO) {
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full\n");
+        return;
+    }
+    i = (m->txstat_head + m->txstat_count) % D11_TXSTAT_FIFO;
+    m->txstat[i][0] = w0;
+    m->txstat[i][1] = w1;
+    m->txstat_count++;
+    m->irq_reason |= D11_IRQ_TX_OK;
+    trace_bcm4331_txstat(w0 >> 16, w0 & 2 ? 1 : 0, (w0 >> 12) & 0xf);
+    d11_update_irq(s);
+}
+
+uint32_t d11_txstat_pop(Bcm4331State *s)
+{
+    D11State *m = &s->mac;
+    uint32_t w0;
+
+    if (!m->txstat_count) {
+        m->txstat_latch = 0;
+        return 0;
+    }
+    w0 = m->txstat[m->txstat_head][0];
+    m->txstat_latch = m->txstat[m->txstat_head][1];
+    m->txstat_head = (m->txstat_head + 1) % D11_TXSTAT_FIFO;
+    m->txstat_count--;
+    return w0;
+}
+
+uint32_t d11_txstat_word1(Bcm4331State *s)
+{
+    return s->mac.txstat_latch;
+}
+
+/* ------------------------------------------------------------------ */
+/* TX                                                                  */
+
+/* PLCP rate codes (b43 xmit.c) <-> rate in 500 kb/s units */
+static const uint8_t ofdm_code_rate[16] = {
+    [0xb] = 12, [0xf] = 18, [0xa] = 24, [0xe] = 36,
+    [0x9] = 48, [0xd] = 72, [0x8] = 96, [0xc] = 108,
+};
+
+static uint8_t ofdm_rate_code(uint16_t rate)
+{
+    for (int i = 0; i < 16; i++) {
+        if (ofdm_code_rate[i] == rate) {
+            return i;
+        }
+    }
+    return 0;
+}
+
+static bool cck_rate_ok(uint16_t rate)
+{
+    return rate == 2 || rate == 4 || rate == 11 || rate == 22;
+}
+
+/* one frame: @buf = 118-byte TX header + MPDU; returns the status word 0 */
+static void d11_tx_frame(Bcm4331State *s, uint8_t *buf, size_t len)
+{
+    uint32_t mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
+    uint16_t phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
+    uint16_t cookie = lduw_le_p(buf + D11_TXH_COOKIE);
+    uint8_t *f = buf + D11_TXH_LEN;
+    size_t flen = len - D11_TXH_LEN;
+    bool want_ack = mac_ctl & D11_TXH_MAC_ACK;
+    unsigned limit, tries = 0;
+    bool acked = false;
+    WifiFrameMeta m = {
+        .ofdm = phy_ctl & D11_TXH_PHY_ENC_OFDM,
+        .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
+        .txpower_dbm = s->txpower,
+        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+    };
+
+    if (len < D11_TXH_LEN + 10) {
+        /* not a frame: the firmware drops it, reporting it not sent */
+        DMA_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
+                      len);
+        d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
+        return;
+    }
+    if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
+        qemu_log_mask(LOG_UNIMP, "bcm4331: hardware encryption (key "
+                      "algorithm %u) not implemented: frame sent as is\n",
+                      (mac_ctl & D11_TXH_MAC_KEYALG_MASK) >>
+                      D11_TXH_MAC_KEYALG_SHIFT);
+    }
+    m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
+                         : buf[D11_TXH_PLCP] / 5;
+    if (!m.rate_500k || (!m.ofdm && !cck_rate_ok(m.rate_500k))) {
+        m.rate_500k = 2;        /* unknown code: the PHY sends 1 Mb/s */
+        m.ofdm = false;
+    }
+    m.freq_mhz = s->phy.freq_mhz;
+    m.airtime_us = wifi_airtime_us(flen + 4, m.rate_500k, m.ofdm,
+                                   m.short_preamble);
+    limit = s->mac.scratch[(mac_ctl & D11_TXH_MAC_LONGFRAME) ? 7 : 6];
+    limit = MIN(MAX(limit, 1), 15);
+
+    trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
+    do {
+        if (tries) {
+            f[1] |= 0x08;       /* retry bit on retransmissions */
+        }
+        tries++;
+        if (d11_radio_on(s)) {
+            acked = wifi_medium_send(&s->air, f, flen, &m);
+        }
+    } while (want_ack && !acked && !wifi_is_group(f + 4) && tries < limit);
+
+    d11_txstat_push(s, ((uint32_t)cookie << 16) | (tries << 12) |
+                    ((want_ack && acked) ? 2 : 0) | 1,
+                    lduw_le_p(f + 22) >> 4);
+}
+
+/* process engine @n's ring from CD to TXINDEX, at most @budget frames */
+static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
+{
+    PCIDevice *pd = PCI_DEVICE(s);
+    uint32_t ctl = *dma_reg(s, n, D11_DMA64_TXCTL);
+    uint32_t end = *dma_reg(s, n, D11_DMA64_TXINDEX) & D11_DMA64_CD_MASK;
+    g_autofree uint8_t *buf = NULL;
+
+    if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
+        dma_stopped(s, n, false)) {
+        return false;
+    }
+    while (s->mac.tx_cd[n] != end) {
+        uint32_t cd = s->mac.tx_cd[n];
+        size_t len = 0;
+        D11Desc d;
+        bool eof = false;
+
+        if (!budget--) {
+            return true;        /* more to do: reschedule */
+        }
+        if (!buf) {
+            buf = g_malloc(D11_TX_MAX_BYTES);
+        }
+        /* gather SOF..EOF; each descriptor is bounded and checked */
+        for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
+            uint32_t cnt;
+            uint64_t a;
+
+            if (i && cd == end) {
+                return false;   /* frame not complete yet: wait */
+            }
+            if (!dma_desc(s, n, false, cd, &d)) {
+                return false;
+            }
+            cnt = d.ctl1 & D11_DESC_CTL1_LEN;
+            a = dma_addr(d.lo, d.hi, d.ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT);
+            if ((i == 0) != !!(d.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
+                len + cnt > D11_TX_MAX_BYTES) {
+                DMA_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
+                              "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
+                              n, cd, d.ctl0, cnt, len);
+                dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                         cd);
+                return false;
+            }
+            if (pci_dma_read(pd, a, buf + len, cnt) != MEMTX_OK) {
+                DMA_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
+                              "0x%" PRIx64 " (%u bytes) unreadable", n, a,
+                              cnt);
+                dma_fail(s, n, false, D11_DMAIRQ_DATA_ERR,
+                         D11_DMA_ERR_TRANSFER, cd);
+                return false;
+            }
+            len += cnt;
+            eof = d.ctl0 & D11_DESC_CTL0_EOF;
+            cd = dma_next(&d, cd);
+        }
+        if (!eof) {
+            DMA_GUEST_ERR(bcm4331_dma_ub_noeof, "engine %u TX frame at 0x%x "
+                          "without EOF within %d descriptors", n,
+                          s->mac.tx_cd[n], D11_TX_MAX_DESC);
+            dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                     s->mac.tx_cd[n]);
+            return false;
+        }
+        s->mac.tx_cd[n] = cd;
+        d11_tx_frame(s, buf, len);
+    }
+    return false;
+}
+
+static void d11_tx_bh(void *opaque)
+{
+    Bcm4331State *s = opaque;
+    bool more = false;
+
+    /* frames go out only while the MAC is enabled and the firmware runs */
+    if (!d11_mac_running(s)) {
+        return;
+    }
+    for (unsigned n = 0; n < D11_DMA_ENGINES; n++) {
+        more |= d11_tx_engine(s, n, D11_TX_BUDGET);
+    }
+    if (more) {
+        qemu_bh_schedule(s->tx_bh);
+    }
+}
+
+void d11_dma_kick(Bcm4331State *s)
+{
+    if (s->tx_bh) {
+        qemu_bh_schedule(s->tx_bh);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* registers                                                           */
+
+void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
+                       uint32_t val)
+{
+    unsigned n = (off - D11_DMA_BASE) / 0x40;
+    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
+
+    switch (rel) {
+    case D11_DMA64_TXCTL:
+    case D11_DMA64_RXCTL: {
+        bool rx = rel == D11_DMA64_RXCTL;
+
+        if ((val ^ old) & D11_DMA64_CTL_ENABLE) {
+            /* enabling restarts at the ring's first descriptor */
+            if (rx) {
+                s->mac.rx_cd[n] = 0;
+            } else {
+                s->mac.tx_cd[n] = 0;
+            }
+            /* enable/disable clears the error state */
+            *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
+        }
+        if (!rx) {
+            d11_dma_kick(s);
+        }
+        break;
+    }
+    case D11_DMA64_TXRINGLO:
+        s->mac.tx_cd[n] = 0;
+        break;
+    case D11_DMA64_RXRINGLO:
+        s->mac.rx_cd[n] = 0;
+        break;
+    case D11_DMA64_TXINDEX:
+        d11_dma_kick(s);
+        break;
+    default:
+        break;
+    }
+}
+
+uint32_t d11_dma_status(Bcm4331State *s, uint32_t off)
+{
+    unsigned n = (off - D11_DMA_BASE) / 0x40;
+    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
+    bool rx = rel == D11_DMA64_RXSTATUS;
+    uint32_t ctl = *dma_reg(s, n, rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL);
+    uint32_t state, cd;
+
+    if (!(ctl & D11_DMA64_CTL_ENABLE)) {
+        state = D11_DMA64_STAT_DISABLED;
+    } else if (dma_stopped(s, n, rx)) {
+        state = D11_DMA64_STAT_STOPPED;
+    } else if (ctl & D11_DMA64_CTL_SUSPEND) {
+        state = D11_DMA64_STAT_SUSP;
+    } else {
+        state = D11_DMA64_STAT_IDLEWAIT;
+    }
+    if (rx) {
+        cd = s->mac.rx_cd[n];
+        if (s->rx_cd_erratum) {
+            /*
+             * BCM4331 erratum: the current-descriptor field is computed
+             * from the ring address, so its bit 12 leaks in (b43
+             * dma.c alloc_ringmemory(): "some hardware (like BCM4331)
+             * copies that bit into B43_DMA64_RXSTATUS").
+             */
+            cd = (*dma_reg(s, n, D11_DMA64_RXRINGLO) + cd);
+        }
+    } else {
+        cd = s->mac.tx_cd[n];
+    }
+    return state | (cd & D11_DMA64_CD_MASK);
+}
+
+/* ------------------------------------------------------------------ */
+/* RX                                                                  */
+
+static uint32_t d11_air_freq(WifiMediumClient *c)
+{
+    Bcm4331State *s = c->opaque;
+
+    return d11_radio_on(s) ? s->phy.freq_mhz : 0;
+}
+
+static void d11_own_mac(Bcm4331State *s, uint8_t *mac, unsigned first)
+{
+    for (int i = 0; i < 3; i++) {
+        mac[2 * i] = s->mac.rcm[first + i];
+        mac[2 * i + 1] = s->mac.rcm[first + i] >> 8;
+    }
+}
+
+static bool d11_rx_ready(Bcm4331State *s)
+{
+    return d11_mac_running(s) && d11_radio_on(s) &&
+           (*dma_reg(s, 0, D11_DMA64_RXCTL) & D11_DMA64_CTL_ENABLE) &&
+           !dma_stopped(s, 0, true);
+}
+
+static bool d11_air_acks(WifiMediumClient *c, const uint8_t *addr1)
+{
+    Bcm4331State *s = c->opaque;
+    uint8_t own[6];
+
+    d11_own_mac(s, own, 0);
+    return d11_rx_ready(s) && !memcmp(addr1, own, 6);
+}
+
+/* the firmware's receive filter (contract-b43-mac.md 6.6) */
+static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
+{
+    unsigned type = (f[0] >> 2) & 3;
+    uint8_t own[6];
+
+    if (type == 1 && !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL)) {
+        return false;           /* control frames: consumed by the MAC */
+    }
+    if (len < 10) {
+        return false;
+    }
+    d11_own_mac(s, own, 0);
+    return wifi_is_group(f + 4) || !memcmp(f + 4, own, 6);
+}
+
+static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
+                            const WifiFrameMeta *meta)
+{
+    Bcm4331State *s = c->opaque;
+    PCIDevice *pd = PCI_DEVICE(s);
+    uint32_t rxctl = *dma_reg(s, 0, D11_DMA64_RXCTL);
+    uint32_t fo = (rxctl >> D11_DMA64_RXCTL_FO_SHIFT) & 0x7f;
+    uint32_t cd = s->mac.rx_cd[0], next, octets;
+    uint32_t stop = *dma_reg(s, 0, D11_DMA64_RXINDEX) & D11_DMA64_CD_MASK;
+    g_autofree uint8_t *buf = NULL;
+    size_t total, flen = len + 4;           /* frame + FCS */
+    uint64_t tsf;
+    uint32_t fcs;
+    uint64_t a;
+    D11Desc d;
+
+    if (!d11_rx_ready(s) || meta->freq_mhz != s->phy.freq_mhz ||
+        !d11_rx_filter(s, f, len)) {
+        return;
+    }
+    fo = MAX(fo, D11_RXH_LEN);
+    total = fo + D11_PLCP_LEN + flen;
+    if (!dma_desc(s, 0, true, cd, &d)) {
+        return;
+    }
+    next = dma_next(&d, cd);
+    if (next == stop) {
+        /* no free descriptor: the frame is lost, RX descriptor underflow */
+        s->mac.rx_dropped++;
+        s->mac.dma_reason[0] |= D11_DMAIRQ_RX_UFLOW;
+        trace_bcm4331_rx_drop("ring full", len);
+        d11_update_irq(s);
+        return;
+    }
+    if (total > (d.ctl1 & D11_DESC_CTL1_LEN)) {
+        s->mac.rx_dropped++;
+        trace_bcm4331_rx_drop("buffer too small", len);
+        return;
+    }
+    buf = g_malloc0(total);
+    /* RX header, format 598 */
+    stw_le_p(buf + 0x00, D11_PLCP_LEN + flen);
+    stw_le_p(buf + 0x04, meta->ofdm ? D11_RX_PHYST0_OFDM :
+             meta->short_preamble ? D11_RX_PHYST0_SHORTPRMBL : 0);
+    buf[0x09] = buf[0x0a] = buf[0x0b] = meta->signal_dbm;
+    stl_le_p(buf + 0x10, 0);
+    tsf = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / SCALE_US +
+          s->mac.tsf_offset;
+    stw_le_p(buf + 0x14, (tsf - meta->airtime_us - 1) & 0xffff);
+    stw_le_p(buf + 0x16, (bcm_phy_channel(s) << 3) | 7);
+    /* PLCP header as the PHY received it */
+    octets = flen;
+    if (meta->ofdm) {
+        stl_le_p(buf + fo, ofdm_rate_code(meta->rate_500k) | (octets << 5));
+    } else {
+        buf[fo] = meta->rate_500k * 5;
+        buf[fo + 1] = 0x04;
+        stw_le_p(buf + fo + 2, DIV_ROUND_UP(octets * 16, meta->rate_500k));
+    }
+    memcpy(buf + fo + D11_PLCP_LEN, f, len);
+    fcs = crc32(0, f, len);
+    stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
+
+    a = dma_addr(d.lo, d.hi, d.ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT);
+    if (pci_dma_write(pd, a, buf, total) != MEMTX_OK) {
+        DMA_GUEST_ERR(bcm4331_dma_ub_data, "engine %u RX buffer 0x%" PRIx64
+                      " (%zu bytes) not writable", 0, a, total);
+        dma_fail(s, 0, true, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER, cd);
+        return;
+    }
+    s->mac.rx_cd[0] = next;
+    s->mac.dma_reason[0] |= D11_DMAIRQ_RX_DONE;
+    trace_bcm4331_rx(len, meta->signal_dbm, cd);
+    d11_update_irq(s);
+}
+
+static const WifiMediumClientOps d11_air_ops = {
+    .freq = d11_air_freq,
+    .acks = d11_air_acks,
+    .receive = d11_air_receive,
+};
+
+void d11_dma_init(Bcm4331State *s)
+{
+    DeviceState *dev = DEVICE(s);
+
+    s->tx_bh = qemu_bh_new_guarded(d11_tx_bh, s, &dev->mem_reentrancy_guard);
+    s->air.ops = &d11_air_ops;
+    s->air.opaque = s;
+    s->air.name = dev->id ? dev->id : "bcm4331";
+    memcpy(s->air.pos, s->pos, sizeof(s->pos));
+    wifi_medium_attach(s->medium, &s->air, dev);
+}
+
+void d11_dma_exit(Bcm4331State *s)
+{
+    wifi_medium_detach(&s->air);
+    qemu_bh_delete(s->tx_bh);
+    s->tx_bh = NULL;
+}
+
+void d11_dma_reset(Bcm4331State *s)
+{
+    D11State *m = &s->mac;
+
+    memset(m->tx_cd, 0, sizeof(m->tx_cd));
+    memset(m->rx_cd, 0, sizeof(m->rx_cd));
+    m->txstat_head = 0;
+    m->txstat_count = 0;
+    m->txstat_latch = 0;
+    if (s->tx_bh) {
+        qemu_bh_cancel(s->tx_bh);
+    }
+    wifi_medium_flush(&s->air);
+}

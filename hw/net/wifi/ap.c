@@ -1,0 +1,678 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A virtual 802.11 access point on a simulated medium, bridged to a QEMU
+ * network backend:
+ *
+ *   -object wifi-medium,id=air0 -netdev user,id=n0
+ *   -device wifi-ap,medium=air0,ssid=QEMU,netdev=n0
+ *
+ * Beacons, probe responses, open-system authentication, association,
+ * 802.11 <-> Ethernet (RFC 1042 LLC/SNAP) bridging.  With -netdev user,
+ * DHCP, DNS, NAT and hostfwd come from libslirp.  Frames from the air are
+ * untrusted: every field is checked before use.  Frame formats: IEEE
+ * 802.11-2020 clause 9.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/module.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "hw/resettable.h"
+#include "migration/vmstate.h"
+#include "net/net.h"
+#include "system/reset.h"
+#include "hw/net/wifi/medium.h"
+#include "trace.h"
+
+#define TYPE_WIFI_AP "wifi-ap"
+OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
+
+#define WIFI_AP_MAX_STA     32
+#define WIFI_AP_RETRIES     4
+#define WIFI_HDR_LEN        24
+#define WIFI_RATE_MGMT      2       /* 1 Mb/s CCK, 500 kb/s units */
+#define WIFI_RATE_DATA      108     /* 54 Mb/s OFDM */
+
+/* frame control: type (bits 3:2) and subtype (7:4) of byte 0 */
+#define FC_TYPE_MGMT        0
+#define FC_TYPE_CTRL        1
+#define FC_TYPE_DATA        2
+#define ST_ASSOC_REQ        0
+#define ST_ASSOC_RESP       1
+#define ST_REASSOC_REQ      2
+#define ST_REASSOC_RESP     3
+#define ST_PROBE_REQ        4
+#define ST_PROBE_RESP       5
+#define ST_BEACON           8
+#define ST_DISASSOC         10
+#define ST_AUTH             11
+#define ST_DEAUTH           12
+#define FC1_TODS            0x01
+#define FC1_FROMDS          0x02
+#define FC1_RETRY           0x08
+#define FC1_PROTECTED       0x40
+
+#define WLAN_STATUS_SUCCESS             0
+#define WLAN_STATUS_UNSPEC              1
+#define WLAN_STATUS_NOT_SUPPORTED_ALG   13
+#define WLAN_STATUS_AP_FULL             17
+#define WLAN_REASON_CLASS2_NONAUTH      6
+#define WLAN_REASON_CLASS3_NONASSOC     7
+
+enum { STA_NONE, STA_AUTH, STA_ASSOC };
+
+typedef struct WifiApSta {
+    uint8_t addr[6];
+    uint8_t state;
+    uint16_t aid;
+} WifiApSta;
+
+struct WifiApState {
+    DeviceState parent_obj;
+
+    WifiMedium *medium;
+    NICConf conf;
+    NICState *nic;
+    char *ssid;
+    uint32_t channel;
+    uint32_t beacon_int;
+    int32_t txpower;
+    int32_t pos[3];
+
+    WifiMediumClient client;
+    QEMUTimer *beacon_timer;
+    int64_t tsf_base_ns;
+    uint16_t seq;
+    WifiApSta sta[WIFI_AP_MAX_STA];
+};
+
+static const uint8_t wifi_rates[] = {
+    0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24,     /* 1..18 Mb/s */
+};
+static const uint8_t wifi_ext_rates[] = { 0x30, 0x48, 0x60, 0x6c };
+static const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
+
+static const char *mac_str(const uint8_t *a, char *buf)
+{
+    snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+             a[0], a[1], a[2], a[3], a[4], a[5]);
+    return buf;
+}
+
+static uint32_t wifi_ap_freq(WifiApState *s)
+{
+    return s->channel == 14 ? 2484 : 2407 + 5 * s->channel;
+}
+
+static const uint8_t *wifi_ap_bssid(WifiApState *s)
+{
+    return s->conf.macaddr.a;
+}
+
+static uint64_t wifi_ap_tsf(WifiApState *s)
+{
+    return (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->tsf_base_ns) /
+           SCALE_US;
+}
+
+/* ---- transmit ------------------------------------------------------ */
+
+static size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
+                       unsigned subtype, uint8_t fc1, const uint8_t *a1,
+                       const uint8_t *a2, const uint8_t *a3)
+{
+    f[0] = (type << 2) | (subtype << 4);
+    f[1] = fc1;
+    stw_le_p(f + 2, 0);
+    memcpy(f + 4, a1, 6);
+    memcpy(f + 10, a2, 6);
+    memcpy(f + 16, a3, 6);
+    stw_le_p(f + 22, (s->seq++ & 0xfff) << 4);
+    return WIFI_HDR_LEN;
+}
+
+static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
+                       uint16_t rate_500k)
+{
+    WifiFrameMeta m = {
+        .freq_mhz = wifi_ap_freq(s),
+        .txpower_dbm = s->txpower,
+        .rate_500k = rate_500k,
+        .ofdm = rate_500k != 2 && rate_500k != 4 && rate_500k != 11 &&
+                rate_500k != 22,
+        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+    };
+    bool acked = false;
+
+    m.airtime_us = wifi_airtime_us(len + 4, rate_500k, m.ofdm, false);
+    /* unicast: retransmit (retry bit set) until acknowledged */
+    for (int i = 0; i < WIFI_AP_RETRIES && !acked; i++) {
+        if (i) {
+            f[1] |= FC1_RETRY;
+        }
+        acked = wifi_medium_send(&s->client, f, len, &m);
+        if (wifi_is_group(f + 4)) {
+            break;
+        }
+    }
+    return acked;
+}
+
+static size_t wifi_ie(uint8_t *p, uint8_t id, const void *data, size_t len)
+{
+    p[0] = id;
+    p[1] = len;
+    memcpy(p + 2, data, len);
+    return 2 + len;
+}
+
+/* body of beacons and probe responses (IEEE 802.11-2020 9.3.3.2) */
+static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
+{
+    size_t n = 0;
+    uint8_t ch = s->channel;
+    static const uint8_t tim[4] = { 0, 1, 0, 0 };   /* DTIM every beacon */
+    static const uint8_t erp = 0;
+
+    stq_le_p(p, wifi_ap_tsf(s));
+    stw_le_p(p + 8, s->beacon_int);
+    stw_le_p(p + 10, 0x0401);           /* ESS, short slot time */
+    n = 12;
+    n += wifi_ie(p + n, 0, s->ssid, strlen(s->ssid));
+    n += wifi_ie(p + n, 1, wifi_rates, sizeof(wifi_rates));
+    n += wifi_ie(p + n, 3, &ch, 1);
+    if (beacon) {
+        n += wifi_ie(p + n, 5, tim, sizeof(tim));
+    }
+    n += wifi_ie(p + n, 42, &erp, 1);
+    n += wifi_ie(p + n, 50, wifi_ext_rates, sizeof(wifi_ext_rates));
+    return n;
+}
+
+static void wifi_ap_beacon(void *opaque)
+{
+    WifiApState *s = opaque;
+    uint8_t f[256];
+    size_t n;
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+    n = wifi_hdr(s, f, FC_TYPE_MGMT, ST_BEACON, 0, bcast, wifi_ap_bssid(s),
+                 wifi_ap_bssid(s));
+    n += wifi_ap_bss_body(s, f + n, true);
+    trace_wifi_ap_beacon(s->ssid, wifi_ap_tsf(s));
+    wifi_ap_tx(s, f, n, WIFI_RATE_MGMT);
+    timer_mod(s->beacon_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+              (int64_t)s->beacon_int * 1024 * SCALE_US);
+}
+
+static void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype,
+                              const uint8_t *da, const uint8_t *body,
+                              size_t blen)
+{
+    uint8_t f[256];
+    size_t n = wifi_hdr(s, f, FC_TYPE_MGMT, subtype, 0, da,
+                        wifi_ap_bssid(s), wifi_ap_bssid(s));
+
+    assert(blen <= sizeof(f) - n);
+    memcpy(f + n, body, blen);
+    wifi_ap_tx(s, f, n + blen, WIFI_RATE_MGMT);
+}
+
+static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
+{
+    uint8_t body[2];
+
+    stw_le_p(body, reason);
+    wifi_ap_send_mgmt(s, ST_DEAUTH, da, body, sizeof(body));
+}
+
+/* ---- stations ------------------------------------------------------ */
+
+static WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
+{
+    WifiApSta *free_slot = NULL;
+
+    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
+        if (s->sta[i].state != STA_NONE &&
+            !memcmp(s->sta[i].addr, addr, 6)) {
+            return &s->sta[i];
+        }
+        if (s->sta[i].state == STA_NONE && !free_slot) {
+            free_slot = &s->sta[i];
+        }
+    }
+    if (!add || !free_slot) {
+        return NULL;
+    }
+    memcpy(free_slot->addr, addr, 6);
+    free_slot->aid = free_slot - s->sta + 1;
+    return free_slot;
+}
+
+/* walk IEs of @p..@end; return the element @id or NULL (bounds checked) */
+static const uint8_t *wifi_find_ie(const uint8_t *p, const uint8_t *end,
+                                   uint8_t id)
+{
+    while (end - p >= 2 && p[1] <= end - p - 2) {
+        if (p[0] == id) {
+            return p;
+        }
+        p += 2 + p[1];
+    }
+    return NULL;
+}
+
+static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
+                            const uint8_t *f, size_t len)
+{
+    const uint8_t *sa = f + 10;
+    const uint8_t *body = f + WIFI_HDR_LEN, *end = f + len;
+    char buf[18];
+    WifiApSta *sta;
+    uint8_t resp[256];
+    size_t n;
+
+    /* management frames for us: to our BSSID, or broadcast probes */
+    if (memcmp(f + 4, wifi_ap_bssid(s), 6) &&
+        !(subtype == ST_PROBE_REQ && wifi_is_group(f + 4))) {
+        return;
+    }
+    switch (subtype) {
+    case ST_PROBE_REQ: {
+        const uint8_t *ie = wifi_find_ie(body, end, 0);
+
+        /* wildcard SSID or ours */
+        if (ie && ie[1] && (ie[1] != strlen(s->ssid) ||
+                            memcmp(ie + 2, s->ssid, ie[1]))) {
+            return;
+        }
+        n = wifi_ap_bss_body(s, resp, false);
+        trace_wifi_ap_probe(s->ssid, mac_str(sa, buf));
+        wifi_ap_send_mgmt(s, ST_PROBE_RESP, sa, resp, n);
+        return;
+    }
+    case ST_AUTH: {
+        uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
+
+        if (end - body < 6) {
+            trace_wifi_ap_ub_frame(s->ssid, "short auth", len);
+            return;
+        }
+        alg = lduw_le_p(body);
+        seq = lduw_le_p(body + 2);
+        if (seq != 1) {
+            return;
+        }
+        if (alg != 0) {
+            status = WLAN_STATUS_NOT_SUPPORTED_ALG;
+        } else {
+            sta = wifi_ap_sta(s, sa, true);
+            if (!sta) {
+                status = WLAN_STATUS_AP_FULL;
+            } else {
+                sta->state = STA_AUTH;     /* (re)authentication */
+            }
+        }
+        trace_wifi_ap_auth(s->ssid, mac_str(sa, buf), alg, seq, status);
+        stw_le_p(resp, alg);
+        stw_le_p(resp + 2, 2);
+        stw_le_p(resp + 4, status);
+        wifi_ap_send_mgmt(s, ST_AUTH, sa, resp, 6);
+        return;
+    }
+    case ST_ASSOC_REQ:
+    case ST_REASSOC_REQ: {
+        size_t fixed = subtype == ST_ASSOC_REQ ? 4 : 10;
+        const uint8_t *ie;
+
+        sta = wifi_ap_sta(s, sa, false);
+        if (!sta) {
+            wifi_ap_deauth(s, sa, WLAN_REASON_CLASS2_NONAUTH);
+            return;
+        }
+        if (end - body < fixed) {
+            trace_wifi_ap_ub_frame(s->ssid, "short association", len);
+            return;
+        }
+        ie = wifi_find_ie(body + fixed, end, 0);
+        if (ie && (ie[1] != strlen(s->ssid) ||
+                   memcmp(ie + 2, s->ssid, ie[1]))) {
+            stw_le_p(resp, 0x0401);
+            stw_le_p(resp + 2, WLAN_STATUS_UNSPEC);
+            stw_le_p(resp + 4, 0);
+            trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), 0,
+                                WLAN_STATUS_UNSPEC);
+            wifi_ap_send_mgmt(s, subtype + 1, sa, resp, 6);
+            return;
+        }
+        sta->state = STA_ASSOC;
+        stw_le_p(resp, 0x0401);
+        stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
+        stw_le_p(resp + 4, sta->aid | 0xc000);
+        n = 6;
+        n += wifi_ie(resp + n, 1, wifi_rates, sizeof(wifi_rates));
+        n += wifi_ie(resp + n, 50, wifi_ext_rates, sizeof(wifi_ext_rates));
+        trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), sta->aid,
+                            WLAN_STATUS_SUCCESS);
+        wifi_ap_send_mgmt(s, subtype + 1, sa, resp, n);
+        return;
+    }
+    case ST_DISASSOC:
+    case ST_DEAUTH:
+        sta = wifi_ap_sta(s, sa, false);
+        if (sta) {
+            trace_wifi_ap_deauth(s->ssid, mac_str(sa, buf),
+                                 end - body >= 2 ? lduw_le_p(body) : 0);
+            sta->state = subtype == ST_DEAUTH ? STA_NONE : STA_AUTH;
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+/* data from a station: to the network (and to stations of this BSS) */
+static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
+                            const uint8_t *f, size_t len)
+{
+    size_t hdr = WIFI_HDR_LEN + ((subtype & 0x8) ? 2 : 0);  /* QoS */
+    const uint8_t *sa = f + 10, *da = f + 16;
+    uint8_t eth[14 + WIFI_MAX_FRAME];
+    WifiApSta *sta;
+    size_t plen;
+    char buf[18];
+
+    if ((f[1] & (FC1_TODS | FC1_FROMDS)) != FC1_TODS ||
+        memcmp(f + 4, wifi_ap_bssid(s), 6)) {
+        return;
+    }
+    sta = wifi_ap_sta(s, sa, false);
+    if (!sta || sta->state != STA_ASSOC) {
+        wifi_ap_deauth(s, sa, WLAN_REASON_CLASS3_NONASSOC);
+        return;
+    }
+    if (subtype & 0x4) {
+        return;         /* (QoS) null function: no payload */
+    }
+    if (f[1] & FC1_PROTECTED) {
+        trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network", len);
+        return;
+    }
+    if (len < hdr + 8 || memcmp(f + hdr, rfc1042, 6)) {
+        trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
+        return;
+    }
+    plen = len - hdr - 8;
+    memcpy(eth, da, 6);
+    memcpy(eth + 6, sa, 6);
+    memcpy(eth + 12, f + hdr + 6, 2);               /* ethertype */
+    memcpy(eth + 14, f + hdr + 8, plen);
+    trace_wifi_ap_to_net(s->ssid, mac_str(sa, buf), plen + 14);
+
+    /* intra-BSS: to another associated station, or a group address */
+    if (wifi_is_group(da) || wifi_ap_sta(s, da, false)) {
+        uint8_t out[WIFI_MAX_FRAME];
+        size_t n = wifi_hdr(s, out, FC_TYPE_DATA, 0, FC1_FROMDS, da,
+                            wifi_ap_bssid(s), sa);
+
+        memcpy(out + n, f + hdr, len - hdr);
+        wifi_ap_tx(s, out, n + len - hdr, WIFI_RATE_DATA);
+        if (!wifi_is_group(da)) {
+            return;
+        }
+    }
+    qemu_send_packet(qemu_get_queue(s->nic), eth, plen + 14);
+}
+
+static uint32_t wifi_ap_client_freq(WifiMediumClient *c)
+{
+    return wifi_ap_freq(c->opaque);
+}
+
+static bool wifi_ap_client_acks(WifiMediumClient *c, const uint8_t *addr1)
+{
+    return !memcmp(addr1, wifi_ap_bssid(c->opaque), 6);
+}
+
+static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
+                                   size_t len, const WifiFrameMeta *meta)
+{
+    WifiApState *s = c->opaque;
+    unsigned type, subtype;
+    char buf[18];
+
+    if (len < WIFI_HDR_LEN) {
+        trace_wifi_ap_ub_frame(s->ssid, "short frame", len);
+        return;
+    }
+    type = (f[0] >> 2) & 3;
+    subtype = f[0] >> 4;
+    if ((f[0] & 3) != 0) {
+        trace_wifi_ap_ub_frame(s->ssid, "protocol version", len);
+        return;
+    }
+    trace_wifi_ap_rx(s->ssid, type, subtype, mac_str(f + 10, buf));
+    switch (type) {
+    case FC_TYPE_MGMT:
+        wifi_ap_rx_mgmt(s, subtype, f, len);
+        break;
+    case FC_TYPE_DATA:
+        wifi_ap_rx_data(s, subtype, f, len);
+        break;
+    default:
+        break;          /* control frames: nothing to do */
+    }
+}
+
+static const WifiMediumClientOps wifi_ap_client_ops = {
+    .freq = wifi_ap_client_freq,
+    .acks = wifi_ap_client_acks,
+    .receive = wifi_ap_client_receive,
+};
+
+/* ---- network side -------------------------------------------------- */
+
+static bool wifi_ap_can_receive(NetClientState *nc)
+{
+    return true;
+}
+
+static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
+                               size_t size)
+{
+    WifiApState *s = qemu_get_nic_opaque(nc);
+    uint8_t f[WIFI_MAX_FRAME];
+    const uint8_t *da = buf, *sa = buf + 6;
+    WifiApSta *sta = NULL;
+    size_t n;
+    bool acked;
+    char b[18];
+
+    if (size < 14 || size - 14 > WIFI_MAX_FRAME - WIFI_HDR_LEN - 8) {
+        return size;    /* consumed: nothing to bridge */
+    }
+    if (!wifi_is_group(da)) {
+        sta = wifi_ap_sta(s, da, false);
+        if (!sta || sta->state != STA_ASSOC) {
+            return size;
+        }
+    }
+    n = wifi_hdr(s, f, FC_TYPE_DATA, 0, FC1_FROMDS, da, wifi_ap_bssid(s), sa);
+    memcpy(f + n, rfc1042, 6);
+    memcpy(f + n + 6, buf + 12, 2);
+    memcpy(f + n + 8, buf + 14, size - 14);
+    n += 8 + size - 14;
+    acked = wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
+    trace_wifi_ap_from_net(s->ssid, mac_str(da, b), size, acked);
+    return size;
+}
+
+static NetClientInfo wifi_ap_net_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = wifi_ap_can_receive,
+    .receive = wifi_ap_receive,
+};
+
+/* ---- device -------------------------------------------------------- */
+
+static void wifi_ap_reset_hold(Object *obj, ResetType type)
+{
+    WifiApState *s = WIFI_AP(obj);
+
+    memset(s->sta, 0, sizeof(s->sta));
+    s->seq = 0;
+    s->tsf_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    wifi_medium_flush(&s->client);
+    timer_mod(s->beacon_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+              (int64_t)s->beacon_int * 1024 * SCALE_US);
+}
+
+static void wifi_ap_realize(DeviceState *dev, Error **errp)
+{
+    WifiApState *s = WIFI_AP(dev);
+
+    if (!s->ssid || !*s->ssid || strlen(s->ssid) > 32) {
+        error_setg(errp, "wifi-ap: ssid must have 1 to 32 characters");
+        return;
+    }
+    if (s->channel < 1 || s->channel > 14) {
+        error_setg(errp, "wifi-ap: channel must be 1..14 (2.4 GHz)");
+        return;
+    }
+    if (s->beacon_int < 15 || s->beacon_int > 65535) {
+        error_setg(errp, "wifi-ap: beacon-interval must be 15..65535 TU");
+        return;
+    }
+    if (s->txpower < -10 || s->txpower > 30) {
+        error_setg(errp, "wifi-ap: txpower must be -10..30 dBm");
+        return;
+    }
+    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    s->nic = qemu_new_nic(&wifi_ap_net_info, &s->conf,
+                          object_get_typename(OBJECT(dev)), dev->id,
+                          &dev->mem_reentrancy_guard, s);
+    s->client.ops = &wifi_ap_client_ops;
+    s->client.opaque = s;
+    s->client.name = s->ssid;
+    memcpy(s->client.pos, s->pos, sizeof(s->pos));
+    wifi_medium_attach(s->medium, &s->client, dev);
+    s->beacon_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_beacon, s);
+    /* not on a bus: register for system resets ourselves */
+    qemu_register_resettable(OBJECT(dev));
+    wifi_ap_reset_hold(OBJECT(dev), RESET_TYPE_COLD);
+}
+
+static void wifi_ap_unrealize(DeviceState *dev)
+{
+    WifiApState *s = WIFI_AP(dev);
+
+    qemu_unregister_resettable(OBJECT(dev));
+    timer_free(s->beacon_timer);
+    wifi_medium_detach(&s->client);
+    qemu_del_nic(s->nic);
+}
+
+static const VMStateDescription vmstate_wifi_ap_sta = {
+    .name = "wifi-ap-sta",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT8_ARRAY(addr, WifiApSta, 6),
+        VMSTATE_UINT8(state, WifiApSta),
+        VMSTATE_UINT16(aid, WifiApSta),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static int wifi_ap_post_load(void *opaque, int version_id)
+{
+    WifiApState *s = opaque;
+
+    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
+        if (s->sta[i].state > STA_ASSOC) {
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_wifi_ap = {
+    .name = "wifi-ap",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = wifi_ap_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_TIMER_PTR(beacon_timer, WifiApState),
+        VMSTATE_INT64(tsf_base_ns, WifiApState),
+        VMSTATE_UINT16(seq, WifiApState),
+        VMSTATE_STRUCT_ARRAY(sta, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_sta, WifiApSta),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const Property wifi_ap_properties[] = {
+    DEFINE_PROP_LINK("medium", WifiApState, medium, TYPE_WIFI_MEDIUM,
+                     WifiMedium *),
+    DEFINE_PROP_STRING("ssid", WifiApState, ssid),
+    DEFINE_PROP_MACADDR("bssid", WifiApState, conf.macaddr),
+    DEFINE_PROP_NETDEV("netdev", WifiApState, conf.peers),
+    DEFINE_PROP_UINT32("channel", WifiApState, channel, 6),
+    DEFINE_PROP_UINT32("beacon-interval", WifiApState, beacon_int, 100),
+    DEFINE_PROP_INT32("txpower", WifiApState, txpower, 20),
+    DEFINE_PROP_INT32("x", WifiApState, pos[0], 10),
+    DEFINE_PROP_INT32("y", WifiApState, pos[1], 0),
+    DEFINE_PROP_INT32("z", WifiApState, pos[2], 0),
+};
+
+static void wifi_ap_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->desc = "Virtual 802.11 access point on a wifi-medium";
+    dc->realize = wifi_ap_realize;
+    dc->unrealize = wifi_ap_unrealize;
+    dc->vmsd = &vmstate_wifi_ap;
+    dc->user_creatable = true;
+    rc->phases.hold = wifi_ap_reset_hold;
+    set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
+    device_class_set_props(dc, wifi_ap_properties);
+    object_class_property_set_description(klass, "medium",
+        "the wifi-medium (simulated air) the access point is on");
+    object_class_property_set_description(klass, "ssid",
+        "network name (1..32 characters)");
+    object_class_property_set_description(klass, "bssid",
+        "BSSID, also the access point's address towards the netdev");
+    object_class_property_set_description(klass, "netdev",
+        "network backend the access point bridges to (e.g. -netdev user)");
+    object_class_property_set_description(klass, "channel",
+        "2.4 GHz channel 1..14 (default 6)");
+    object_class_property_set_description(klass, "beacon-interval",
+        "beacon interval in TU of 1024 us (default 100)");
+    object_class_property_set_description(klass, "txpower",
+        "transmit power in dBm (default 20)");
+    object_class_property_set_description(klass, "x",
+        "position on the medium in metres (default 10, 0, 0)");
+}
+
+static const TypeInfo wifi_ap_info = {
+    .name = TYPE_WIFI_AP,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(WifiApState),
+    .class_init = wifi_ap_class_init,
+};
+
+static void wifi_ap_register_types(void)
+{
+    type_register_static(&wifi_ap_info);
+}
+
+type_init(wifi_ap_register_types);

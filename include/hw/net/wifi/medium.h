@@ -1,0 +1,107 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * A simulated 802.11 radio medium ("the air"), device independent.
+ *
+ * Radios (emulated Wi-Fi cards, the virtual access point) attach to a
+ * -object wifi-medium as clients, like CAN controllers to a can-bus
+ * (include/net/can_emu.h).  A transmission reaches every other client tuned
+ * to the same frequency, asynchronously (a guarded bottom half per client),
+ * with a received signal computed from the transmit power and the distance.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_WIFI_MEDIUM_H
+#define HW_NET_WIFI_MEDIUM_H
+
+#include "qemu/queue.h"
+#include "qom/object.h"
+
+#define TYPE_WIFI_MEDIUM "wifi-medium"
+OBJECT_DECLARE_SIMPLE_TYPE(WifiMedium, WIFI_MEDIUM)
+
+/* largest MPDU the air carries (IEEE 802.11-2020: 2304 + headers) */
+#define WIFI_MAX_FRAME          2352
+/* frames waiting for one receiver; more are dropped (a busy receiver) */
+#define WIFI_RX_QUEUE_MAX       256
+
+/* What the air knows of a frame besides its bytes (no FCS in the bytes) */
+typedef struct WifiFrameMeta {
+    uint32_t freq_mhz;          /* channel centre frequency */
+    int8_t txpower_dbm;
+    int8_t signal_dbm;          /* filled in for each receiver */
+    uint16_t rate_500k;         /* data rate, 500 kb/s units */
+    bool ofdm;
+    bool short_preamble;
+    uint32_t airtime_us;        /* duration on the air */
+    int64_t tx_time_ns;         /* virtual time the transmission started */
+} WifiFrameMeta;
+
+typedef struct WifiMediumClient WifiMediumClient;
+
+typedef struct WifiMediumClientOps {
+    /* frequency the radio listens on now; 0 = radio off */
+    uint32_t (*freq)(WifiMediumClient *c);
+    /* would this radio acknowledge a unicast frame to @addr1 now? */
+    bool (*acks)(WifiMediumClient *c, const uint8_t *addr1);
+    /* a frame arrives (called from the client's bottom half) */
+    void (*receive)(WifiMediumClient *c, const uint8_t *frame, size_t len,
+                    const WifiFrameMeta *meta);
+} WifiMediumClientOps;
+
+typedef struct WifiQueuedFrame {
+    QSIMPLEQ_ENTRY(WifiQueuedFrame) next;
+    WifiFrameMeta meta;
+    size_t len;
+    uint8_t data[];
+} WifiQueuedFrame;
+
+struct WifiMediumClient {
+    const WifiMediumClientOps *ops;
+    void *opaque;
+    WifiMedium *medium;
+    const char *name;
+    int32_t pos[3];             /* position, metres */
+    QTAILQ_ENTRY(WifiMediumClient) next;
+    QSIMPLEQ_HEAD(, WifiQueuedFrame) rxq;
+    unsigned rxq_len;
+    uint64_t rx_dropped;
+    QEMUBH *bh;
+};
+
+struct WifiMedium {
+    Object parent_obj;
+    QTAILQ_HEAD(, WifiMediumClient) clients;
+    uint64_t frames;
+};
+
+/*
+ * Attach @c (ops, opaque, name, pos filled in) to @m; @owner's reentrancy
+ * guard protects the delivery bottom half.  @m may be NULL: the radio is
+ * alone on its own air.
+ */
+void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
+                        DeviceState *owner);
+void wifi_medium_detach(WifiMediumClient *c);
+/* drop frames not yet delivered (device reset) */
+void wifi_medium_flush(WifiMediumClient *c);
+
+/*
+ * Transmit @frame (an MPDU without FCS) from @from.  Returns true when a
+ * radio on the channel acknowledges it (unicast only).  Delivery happens
+ * later, from each receiver's bottom half.
+ */
+bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
+                      size_t len, const WifiFrameMeta *meta);
+
+/* airtime of a frame of @bytes (with FCS) at @rate_500k, in microseconds */
+uint32_t wifi_airtime_us(size_t bytes, uint16_t rate_500k, bool ofdm,
+                         bool short_preamble);
+
+static inline bool wifi_is_group(const uint8_t *addr)
+{
+    return addr[0] & 1;
+}
+
+#endif
