@@ -213,8 +213,10 @@ static void test_shm(void)
     card_close(&c);
 }
 
-/* What b43_chip_init() and b43_upload_microcode() do, with @words of
- * microcode (big-endian words of the payload, as b43 uploads them). */
+/*
+ * What b43_chip_init() and b43_upload_microcode() do, with @words of
+ * microcode (big-endian words of the payload, as b43 uploads them).
+ */
 static uint32_t boot(Card *c, const uint32_t *words, unsigned n)
 {
     wl(c, D11 + MACCTL, 0x80020500);

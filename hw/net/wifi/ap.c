@@ -175,10 +175,10 @@ static size_t wifi_ie(uint8_t *p, uint8_t id, const void *data, size_t len)
 /* body of beacons and probe responses (IEEE 802.11-2020 9.3.3.2) */
 static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
 {
-    size_t n = 0;
+    size_t n;
     uint8_t ch = s->channel;
     static const uint8_t tim[4] = { 0, 1, 0, 0 };   /* DTIM every beacon */
-    static const uint8_t erp = 0;
+    uint8_t erp = 0;                                /* no protection */
 
     stq_le_p(p, wifi_ap_tsf(s));
     stw_le_p(p + 8, s->beacon_int);
