@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The main job: build what is missing, boot a guest with a bcm4331 card and
-# show what the real Linux drivers do with it.
+# The main job: build what is missing, boot a guest with a bcm4331 card on a
+# simulated air with a virtual access point (SSID QEMU) bridged to QEMU's user
+# networking; the guest's real drivers scan, associate, get 10.0.2.15 by
+# DHCP and ping the host.
 #
 #   scripts/run.sh              run the demo scenario and power off
 #   scripts/run.sh --shell      a shell on the guest's console instead
@@ -28,7 +30,10 @@ BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
 /usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
 /usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"
 
-qargs=(-device bcm4331,addr=04.0 "${extra[@]}")
+qargs=(-object wifi-medium,id=air0
+       -netdev user,id=n0
+       -device wifi-ap,medium=air0,ssid=QEMU,netdev=n0
+       -device bcm4331,addr=04.0,id=wifi0,medium=air0 "${extra[@]}")
 if [ $mode = shell ]; then
     exec /usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
         --interactive -- "${qargs[@]}"

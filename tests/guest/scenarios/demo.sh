@@ -1,18 +1,31 @@
-# The main job's scenario: show what the real drivers do with the card.
-t=0
-while [ ! -e /sys/class/net/wlan0 ] && [ $t -lt 600 ]; do t=$((t + 1)); sleep 0.1; done
+# The main job's scenario: the real drivers bring the card up, scan the
+# simulated air, associate with the virtual access point, get an address
+# by DHCP from QEMU's user networking and reach the host.
+wait_for() { # condition, seconds
+    local t=0
+    while ! eval "$1"; do
+        t=$((t + 1)); [ $t -gt $(($2 * 10)) ] && return 1; sleep 0.1
+    done
+}
+wait_for '[ -e /sys/class/net/wlan0 ]' 60
 echo "### lspci: the PCI function"
 lspci -nn -v -k -d 14e4:4331
 echo
-echo "### ip link set wlan0 up"
-ip link set wlan0 up && echo "wlan0 is up"
-ip link show wlan0
+echo "### ip link set wlan0 up; iw dev wlan0 scan"
+ip link set wlan0 up
+iw dev wlan0 scan | grep -E '^BSS|freq:|signal:|SSID:'
 echo
-echo "### kernel log of bcma and b43"
-dmesg | grep -E 'bcma|b43|ieee80211|phy[0-9]' || echo "(nothing from bcma/b43)"
+echo "### iw dev wlan0 connect QEMU"
+iw dev wlan0 connect QEMU
+wait_for 'iw dev wlan0 link | grep -q Connected' 20
+iw dev wlan0 link
 echo
-echo "### wireless devices (iw dev)"
-iw dev 2>&1 || true
+echo "### udhcpc -i wlan0"
+udhcpc -i wlan0 -n -q -t 10
+ip -4 addr show wlan0
 echo
-echo "### channels (iw phy)"
-iw phy | grep -E '^\s+\* [0-9]+ MHz' || true
+echo "### ping the host (10.0.2.2)"
+ping -c 5 10.0.2.2
+echo
+echo "### kernel log of bcma, b43 and mac80211"
+dmesg | grep -E 'bcma|b43|wlan0|ieee80211|phy[0-9]'
