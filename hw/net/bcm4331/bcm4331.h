@@ -165,6 +165,8 @@ typedef struct D11State {
     /* DMA engines (d11-dma.c): current descriptor, byte offset in ring */
     uint32_t tx_cd[D11_DMA_ENGINES];
     uint32_t rx_cd[D11_DMA_ENGINES];
+    /* descriptors walked since the last TXINDEX write (bounds a lap) */
+    uint32_t tx_walk[D11_DMA_ENGINES];
     /* TX status FIFO (XMITSTAT_0/1) */
     uint32_t txstat[D11_TXSTAT_FIFO][2];
     uint32_t txstat_head;

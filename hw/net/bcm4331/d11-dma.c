@@ -282,6 +282,18 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
             if (i && cd == end) {
                 return false;   /* frame not complete yet: wait */
             }
+            /*
+             * A ring whose posted end is never reached (self-linked,
+             * DTABLEEND missing, TXINDEX off the ring) would loop for
+             * ever: more than one lap of the 8 KiB ring is an error.
+             */
+            if (++s->mac.tx_walk[n] > D11_DMA_RING_BYTES / D11_DESC_SIZE) {
+                DMA_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
+                              "0x%x not reached within one ring lap", n, end);
+                dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                         cd);
+                return false;
+            }
             if (!dma_desc(s, n, false, cd, &d)) {
                 return false;
             }
@@ -367,8 +379,13 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
             } else {
                 s->mac.tx_cd[n] = 0;
             }
+            /* disabling resets the engine, its posted end included */
+            if (!(val & D11_DMA64_CTL_ENABLE)) {
+                *dma_reg(s, n, rx ? D11_DMA64_RXINDEX : D11_DMA64_TXINDEX) = 0;
+            }
             /* enable/disable clears the error state */
             *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
+            s->mac.tx_walk[n] = 0;
         }
         if (!rx) {
             d11_dma_kick(s);
@@ -377,11 +394,13 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
     }
     case D11_DMA64_TXRINGLO:
         s->mac.tx_cd[n] = 0;
+        s->mac.tx_walk[n] = 0;
         break;
     case D11_DMA64_RXRINGLO:
         s->mac.rx_cd[n] = 0;
         break;
     case D11_DMA64_TXINDEX:
+        s->mac.tx_walk[n] = 0;
         d11_dma_kick(s);
         break;
     default:
@@ -580,6 +599,7 @@ void d11_dma_reset(Bcm4331State *s)
 
     memset(m->tx_cd, 0, sizeof(m->tx_cd));
     memset(m->rx_cd, 0, sizeof(m->rx_cd));
+    memset(m->tx_walk, 0, sizeof(m->tx_walk));
     m->txstat_head = 0;
     m->txstat_count = 0;
     m->txstat_latch = 0;

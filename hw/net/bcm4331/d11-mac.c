@@ -654,6 +654,7 @@ const VMStateDescription vmstate_d11 = {
         VMSTATE_BOOL(rfkill, D11State),
         VMSTATE_UINT32_ARRAY(tx_cd, D11State, D11_DMA_ENGINES),
         VMSTATE_UINT32_ARRAY(rx_cd, D11State, D11_DMA_ENGINES),
+        VMSTATE_UINT32_ARRAY(tx_walk, D11State, D11_DMA_ENGINES),
         VMSTATE_UINT32_2DARRAY(txstat, D11State, D11_TXSTAT_FIFO, 2),
         VMSTATE_UINT32(txstat_head, D11State),
         VMSTATE_UINT32(txstat_count, D11State),

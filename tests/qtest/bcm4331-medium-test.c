@@ -1,0 +1,600 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 data path: two (or three) cards on one
+ * -object wifi-medium, driven the way b43 drives them (descriptor rings,
+ * format-598 TX/RX headers, TX status, interrupts), the RXSTATUS bit-12
+ * erratum, rings above 4 GiB, and hostile descriptors and frames.
+ * Structure after tests/qtest/xlnx-can-test.c.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+
+#define D11             0x0000
+#define AGENT           0x1000
+#define MACCTL          0x120
+#define GEN_IRQ_REASON  0x128
+#define GEN_IRQ_MASK    0x12c
+#define SHM_CONTROL     0x160
+#define SHM_DATA        0x164
+#define XMITSTAT_0      0x170
+#define XMITSTAT_1      0x174
+#define PHY_CTL         0x3fc
+#define PHY_DATA        0x3fe
+#define MACFILTER_CTL   0x420
+#define MACFILTER_DATA  0x422
+#define DMA_REASON(n)   (0x20 + 8 * (n))
+#define DMA_MASK(n)     (0x24 + 8 * (n))
+#define ENG(n)          (0x200 + 0x40 * (n))
+#define TXCTL 0x00
+#define TXINDEX 0x04
+#define TXRINGLO 0x08
+#define TXRINGHI 0x0c
+#define TXSTATUS 0x10
+#define TXERROR 0x14
+#define RXCTL 0x20
+#define RXINDEX 0x24
+#define RXRINGLO 0x28
+#define RXRINGHI 0x2c
+#define RXSTATUS 0x30
+
+#define SOF             0x80000000u
+#define EOF_            0x40000000u
+#define IRQ             0x20000000u
+#define DTABLEEND       0x10000000u
+#define TXH_LEN         118
+#define RX_BUFSIZE      2390
+#define RX_FO           38
+
+typedef struct {
+    QPCIDevice *dev;
+    QPCIBar bar0;
+    uint8_t mac[6];
+    uint64_t txring, txbuf, rxring, rxbuf;
+    unsigned txslot;
+} Card;
+
+typedef struct {
+    QTestState *qts;
+    QPCIBus *bus;
+    Card c[3];
+} Air;
+
+static uint32_t rl(Card *c, uint32_t off)
+{
+    return qpci_io_readl(c->dev, c->bar0, off);
+}
+
+static void wl(Card *c, uint32_t off, uint32_t v)
+{
+    qpci_io_writel(c->dev, c->bar0, off, v);
+}
+
+static void ww(Card *c, uint32_t off, uint16_t v)
+{
+    qpci_io_writew(c->dev, c->bar0, off, v);
+}
+
+static void phy_w(Card *c, uint16_t reg, uint16_t v)
+{
+    ww(c, D11 + PHY_CTL, reg);
+    ww(c, D11 + PHY_DATA, v);
+}
+
+static void scratch_w(Card *c, unsigned reg, uint16_t v)
+{
+    wl(c, D11 + SHM_CONTROL, (2 << 16) | reg);
+    ww(c, D11 + SHM_DATA, v);
+}
+
+/* a 64-bit descriptor, with b43's PCIe translation bit in the high word */
+static void desc(Air *a, uint64_t at, uint32_t ctl0, uint32_t len,
+                 uint64_t addr)
+{
+    uint32_t d[4] = {
+        cpu_to_le32(ctl0),
+        cpu_to_le32(len | ((addr >> 62) << 16)),
+        cpu_to_le32(addr),
+        cpu_to_le32(((addr >> 32) & 0x3fffffff) | 0x80000000),
+    };
+
+    qtest_memwrite(a->qts, at, d, sizeof(d));
+}
+
+static void set_ring(Card *c, unsigned n, bool rx, uint64_t base)
+{
+    uint32_t o = rx ? RXCTL : TXCTL;
+
+    wl(c, D11 + ENG(n) + o, 0x801 | (rx ? RX_FO << 1 : 0) |
+       ((base >> 62) << 16));
+    wl(c, D11 + ENG(n) + o + 8, base);
+    wl(c, D11 + ENG(n) + o + 12, ((base >> 32) & 0x3fffffff) | 0x80000000);
+}
+
+/* what b43 does up to a running interface, channel 6 */
+static void card_up(Air *a, Card *c, unsigned i)
+{
+    static const uint32_t stub[] = {
+        0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0,
+    };
+
+    c->dev = qpci_device_find(a->bus, QPCI_DEVFN(4 + i, 0));
+    g_assert_nonnull(c->dev);
+    qpci_device_enable(c->dev);
+    c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    qpci_config_writel(c->dev, 0x80, 0x18001000);
+    qpci_config_writel(c->dev, 0xac, 0x18101000);
+    wl(c, AGENT + 0x408, 0x2007);
+    wl(c, AGENT + 0x800, 0);
+    wl(c, AGENT + 0x408, 0x2005);
+    wl(c, D11 + 0x1e0, 0x302);
+    wl(c, D11 + MACCTL, 0x80020504);
+    wl(c, D11 + SHM_CONTROL, 0x01000000);
+    for (int k = 0; k < ARRAY_SIZE(stub); k++) {
+        wl(c, D11 + SHM_DATA, stub[k]);
+    }
+    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + MACCTL, 0x80020502);
+    g_assert_cmphex(rl(c, D11 + GEN_IRQ_REASON), ==, 1);
+    scratch_w(c, 6, 7);             /* short retry limit */
+    scratch_w(c, 7, 4);             /* long retry limit */
+    /* own MAC in the address filter */
+    ww(c, D11 + MACFILTER_CTL, 0x20);
+    for (int k = 0; k < 3; k++) {
+        ww(c, D11 + MACFILTER_DATA, c->mac[2 * k] | (c->mac[2 * k + 1] << 8));
+    }
+    /* radio on, channel 6 (BW1 of the 2059 table) */
+    phy_w(c, 0x810, 0x2);
+    phy_w(c, 0x1ce, 0x3d3);
+    /* rings: TX on engine 1 (b43's only data ring here), RX on engine 0 */
+    set_ring(c, 1, false, c->txring);
+    for (int k = 0; k < 256; k++) {
+        desc(a, c->rxring + 16 * k, k == 255 ? DTABLEEND : 0, RX_BUFSIZE,
+             c->rxbuf + 2400 * k);
+    }
+    set_ring(c, 0, true, c->rxring);
+    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
+    wl(c, D11 + DMA_MASK(0), 0x1fc00);
+    wl(c, D11 + DMA_MASK(1), 0xdc00);
+    wl(c, D11 + GEN_IRQ_MASK, 0x38058264);
+    qpci_config_writel(c->dev, 0x94, 0x200);
+    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 1);   /* b43_mac_enable */
+    wl(c, D11 + GEN_IRQ_REASON, 1);
+}
+
+/*
+ * Layouts: card i at 0x1000000 * (i + 1) in low memory (8 KiB-aligned
+ * rings), or above 4 GiB when @high.
+ */
+/* more devices on the command line (e.g. a wifi-ap) */
+static const char *air_more;
+
+static void air_open(Air *a, int ncards, const char *extra, bool high)
+{
+    GString *cmd = g_string_new("-M q35 -m 5G -object wifi-medium,id=air0");
+
+    if (air_more) {
+        g_string_append_printf(cmd, " %s", air_more);
+    }
+    for (int i = 0; i < ncards; i++) {
+        g_string_append_printf(cmd, " -device bcm4331,addr=%02x.0,medium=air0,"
+                               "mac=02:00:00:00:00:%02x%s", 4 + i, i + 1,
+                               extra && i == ncards - 1 ? extra : "");
+    }
+    a->qts = qtest_init(cmd->str);
+    g_string_free(cmd, true);
+    a->bus = qpci_new_pc(a->qts, NULL);
+    for (int i = 0; i < ncards; i++) {
+        Card *c = &a->c[i];
+        uint64_t base = (high ? 0x100000000ull : 0) + 0x1000000ull * (i + 1);
+
+        memcpy(c->mac, (uint8_t[6]){ 2, 0, 0, 0, 0, i + 1 }, 6);
+        c->txring = base;
+        c->rxring = base + 0x2000;
+        c->txbuf = base + 0x10000;
+        c->rxbuf = base + 0x100000;
+        c->txslot = 0;
+        card_up(a, c, i);
+    }
+}
+
+static void air_close(Air *a, int ncards)
+{
+    for (int i = 0; i < ncards; i++) {
+        g_free(a->c[i].dev);
+    }
+    qpci_free_pc(a->bus);
+    qtest_quit(a->qts);
+}
+
+/* post one frame on engine 1 the way b43's dma_tx_fragment() does */
+static uint16_t post(Air *a, Card *c, const uint8_t *frame, size_t len,
+                     bool ack, uint8_t plcp0, bool ofdm)
+{
+    uint8_t h[TXH_LEN] = { 0 };
+    unsigned slot = c->txslot;
+    uint16_t cookie = (2 << 12) | slot;
+    uint64_t hb = c->txbuf + slot * 4096;
+
+    stl_le_p(h, ack ? 0x3 : 0x2);           /* ACK, LONGFRAME */
+    stw_le_p(h + 0x08, ofdm ? 1 : 0);
+    stw_le_p(h + 0x4c, cookie);
+    h[0x70] = plcp0;
+    qtest_memwrite(a->qts, hb, h, sizeof(h));
+    qtest_memwrite(a->qts, hb + 256, frame, len);
+    desc(a, c->txring + 16 * slot, SOF, TXH_LEN, hb);
+    desc(a, c->txring + 16 * (slot + 1), EOF_ | IRQ, len, hb + 256);
+    c->txslot = slot + 2;
+    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    return cookie;
+}
+
+/* let the bottom halves run: poll until @bits appear in GEN_IRQ_REASON */
+static bool wait_reason(Card *c, uint32_t bits)
+{
+    for (int i = 0; i < 200; i++) {
+        if ((rl(c, D11 + GEN_IRQ_REASON) & bits) == bits) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* IEEE 802.3 CRC-32 (the 802.11 FCS), bitwise: an independent check */
+static uint32_t fcs32(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffff;
+
+    while (n--) {
+        c ^= *p++;
+        for (int b = 0; b < 8; b++) {
+            c = (c & 1) ? (c >> 1) ^ 0xedb88320 : c >> 1;
+        }
+    }
+    return ~c;
+}
+
+static size_t frame(uint8_t *f, const uint8_t *a1, const uint8_t *a2,
+                    size_t body)
+{
+    memset(f, 0, 24 + body);
+    f[0] = 0x08;                            /* data */
+    f[1] = 0x01;                            /* to DS */
+    memcpy(f + 4, a1, 6);
+    memcpy(f + 10, a2, 6);
+    memcpy(f + 16, a1, 6);
+    stw_le_p(f + 22, 0x1230);
+    for (size_t i = 0; i < body; i++) {
+        f[24 + i] = i * 7;
+    }
+    return 24 + body;
+}
+
+static void test_tx_rx(const void *data)
+{
+    bool high = GPOINTER_TO_INT(data);
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[1500], rx[2400];
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const uint8_t stranger[6] = { 2, 9, 9, 9, 9, 9 };
+    size_t len;
+    uint32_t st;
+    uint16_t cookie;
+
+    air_open(&a, 2, NULL, high);
+    len = frame(f, B->mac, A->mac, 1000);
+    /* unicast to B at 54 Mb/s OFDM (PLCP rate code 0xC) */
+    cookie = post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));          /* TX_OK */
+    st = rl(A, D11 + XMITSTAT_0);
+    g_assert_cmphex(st & 1, ==, 1);                      /* valid */
+    g_assert_cmphex(st & 2, ==, 2);                      /* acked */
+    g_assert_cmphex((st >> 12) & 0xf, ==, 1);            /* first try */
+    g_assert_cmphex(st >> 16, ==, cookie);
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_1) & 0xffff, ==, 0x123);   /* seq */
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0), ==, 0);     /* empty */
+    g_assert_cmphex(rl(A, D11 + ENG(1) + TXSTATUS) & 0x1fff, ==, 0x20);
+
+    /* B: RX_DONE on engine 0, summarised in GEN bit 15, INTx */
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0x10000, ==, 0x10000);
+    g_assert_true(qpci_config_readw(B->dev, PCI_STATUS) &
+                  PCI_STATUS_INTERRUPT);
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    qtest_memread(a.qts, B->rxbuf, rx, sizeof(rx));
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + len + 4);   /* PLCP+frame+FCS */
+    g_assert_cmphex(lduw_le_p(rx + 4) & 1, ==, 1);       /* OFDM */
+    g_assert_cmpint((int8_t)rx[9], <, 0);                /* signal dBm */
+    g_assert_cmpint((int8_t)rx[9], >, -100);
+    g_assert_cmphex(lduw_le_p(rx + 0x16), ==, (6 << 3) | 7);
+    g_assert_cmphex(rx[RX_FO] & 0xf, ==, 0xc);           /* 54 Mb/s */
+    g_assert_cmpmem(rx + RX_FO + 6, len, f, len);
+    g_assert_cmphex((uint32_t)ldl_le_p(rx + RX_FO + 6 + len), ==,
+                    fcs32(f, len));
+    /* W1C the DMA reason: the summary and the line go away */
+    wl(B, D11 + DMA_REASON(0), 0x10000);
+    g_assert_cmphex(rl(B, D11 + GEN_IRQ_REASON) & 0x8000, ==, 0);
+    g_assert_false(qpci_config_readw(B->dev, PCI_STATUS) &
+                   PCI_STATUS_INTERRUPT);
+
+    /* unicast to nobody: retried up to the long limit (4), not acked */
+    len = frame(f, stranger, A->mac, 100);
+    cookie = post(&a, A, f, len, true, 0x0a, false);    /* 1 Mb/s CCK */
+    g_assert_true(wait_reason(A, 0x20000000));
+    st = rl(A, D11 + XMITSTAT_0);
+    g_assert_cmphex(st & 3, ==, 1);
+    g_assert_cmphex((st >> 12) & 0xf, ==, 4);
+    g_assert_cmphex(st >> 16, ==, cookie);
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+
+    /* broadcast: one transmission, no ACK; B receives it (CCK) */
+    len = frame(f, bcast, A->mac, 10);
+    post(&a, A, f, len, false, 0x0a, false);
+    g_assert_true(wait_reason(A, 0x20000000));
+    st = rl(A, D11 + XMITSTAT_0);
+    g_assert_cmphex(st & 3, ==, 1);
+    g_assert_cmphex((st >> 12) & 0xf, ==, 1);
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    qtest_memread(a.qts, B->rxbuf + 2400, rx, 64);
+    g_assert_cmphex(lduw_le_p(rx + 4) & 1, ==, 0);       /* CCK */
+    g_assert_cmphex(rx[RX_FO], ==, 0x0a);
+
+    /* another channel: B does not hear A */
+    phy_w(B, 0x1ce, 0x3c9);                              /* channel 1 */
+    post(&a, A, f, len, false, 0x0a, false);
+    g_assert_true(wait_reason(A, 0x20000000));
+    rl(A, D11 + XMITSTAT_0);
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    air_close(&a, 2);
+}
+
+/* RXSTATUS current descriptor with the ring 4 KiB- or 8 KiB-aligned */
+static void test_erratum(void)
+{
+    static const struct {
+        uint64_t ring;
+        bool erratum;
+        uint32_t cd;
+    } cases[] = {
+        { 0x3001000, true, 0x1010 },     /* bit 12 set: leaks into CD */
+        { 0x3001000, false, 0x0010 },
+        { 0x3002000, true, 0x0010 },     /* 8 KiB aligned: unaffected */
+        { 0x3002000, false, 0x0010 },
+    };
+
+    for (int i = 0; i < ARRAY_SIZE(cases); i++) {
+        Air a;
+        Card *A = &a.c[0], *B = &a.c[1];
+        uint8_t f[64];
+        size_t len;
+
+        air_open(&a, 2, cases[i].erratum ? ",rx-cd-erratum=on"
+                                         : ",rx-cd-erratum=off", false);
+        /* move B's RX ring */
+        B->rxring = cases[i].ring;
+        for (int k = 0; k < 256; k++) {
+            desc(&a, B->rxring + 16 * k, k == 255 ? DTABLEEND : 0,
+                 RX_BUFSIZE, B->rxbuf + 2400 * k);
+        }
+        set_ring(B, 0, true, B->rxring);
+        g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==,
+                        cases[i].cd - 0x10);
+        len = frame(f, B->mac, A->mac, 8);
+        post(&a, A, f, len, true, 0xc, true);
+        g_assert_true(wait_reason(B, 0x8000));
+        /* b43 would take CD / 16 as the slot: 257 instead of 1 */
+        g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==,
+                        cases[i].cd);
+        air_close(&a, 2);
+    }
+}
+
+/* RX ring full: RX descriptor underflow, frames lost, never a fatal bit */
+static void test_rx_full(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[64];
+    size_t len;
+
+    air_open(&a, 2, NULL, false);
+    /* b43 consumed nothing and says slot 2 is its next: 1 free slot */
+    wl(B, D11 + ENG(0) + RXINDEX, 2 * 16);
+    len = frame(f, B->mac, A->mac, 8);
+    for (int i = 0; i < 4; i++) {
+        post(&a, A, f, len, true, 0xc, true);
+        g_assert_true(wait_reason(A, 0x20000000));
+        rl(A, D11 + XMITSTAT_0);
+        wl(A, D11 + GEN_IRQ_REASON, 0x20000000);
+    }
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0x2000, ==, 0x2000);
+    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0xdc00, ==, 0);
+    /* the driver frees slots: reception resumes */
+    wl(B, D11 + DMA_REASON(0), 0x12000);
+    wl(B, D11 + ENG(0) + RXINDEX, 1 * 16);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    air_close(&a, 2);
+}
+
+/* malformed TX descriptors: defined error state, bounded work */
+static void expect_tx_error(Air *a, Card *c, uint32_t reason, unsigned code)
+{
+    g_assert_true(wait_reason(c, 0x8000));
+    g_assert_cmphex(rl(c, D11 + DMA_REASON(1)) & 0xdc00, ==, reason);
+    g_assert_cmphex(rl(c, D11 + ENG(1) + TXSTATUS) >> 28, ==, 3);  /* STOP */
+    g_assert_cmphex(rl(c, D11 + ENG(1) + TXERROR) >> 28, ==, code);
+    /* b43's reset path: disable, state DISABLED, re-setup */
+    wl(c, D11 + DMA_REASON(1), 0xdc00);
+    wl(c, D11 + ENG(1) + TXCTL, 0);
+    g_assert_cmphex(rl(c, D11 + ENG(1) + TXSTATUS) >> 28, ==, 0);
+    set_ring(c, 1, false, c->txring);
+    c->txslot = 0;
+}
+
+static void test_bad_descriptors(void)
+{
+    Air a;
+    Card *A = &a.c[0];
+    uint64_t bar = 0;
+    uint8_t f[64];
+    size_t len;
+
+    air_open(&a, 2, NULL, false);
+    len = frame(f, a.c[1].mac, A->mac, 8);
+
+    /* zero length */
+    desc(&a, A->txring, SOF | EOF_, 0, A->txbuf);
+    wl(A, D11 + ENG(1) + TXINDEX, 0x10);
+    expect_tx_error(&a, A, 0x1000, 1);
+
+    /* self-linked: one descriptor that ends the table, TXINDEX off it */
+    qtest_memwrite(a.qts, A->txbuf + 256, f, len);
+    desc(&a, A->txring, SOF | EOF_ | DTABLEEND, len, A->txbuf + 256);
+    wl(A, D11 + ENG(1) + TXINDEX, 0x10);
+    expect_tx_error(&a, A, 0x1000, 1);
+    /* it went out at most one ring lap's worth of times */
+    for (int i = 0; rl(A, D11 + XMITSTAT_0) & 1; i++) {
+        g_assert_cmpint(i, <, 512);
+    }
+
+    /* past the ring end: no DTABLEEND anywhere, chain never ends */
+    for (int k = 0; k < 512; k++) {
+        desc(&a, A->txring + 16 * k, k ? 0 : SOF, 4, A->txbuf);
+    }
+    wl(A, D11 + ENG(1) + TXINDEX, 0x1ff0);
+    expect_tx_error(&a, A, 0x1000, 1);
+
+    /* buffer pointing at the card's own BAR0: blocked, data error */
+    qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0);
+    bar = qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0) & ~0xfull;
+    bar |= (uint64_t)qpci_config_readl(A->dev, PCI_BASE_ADDRESS_1) << 32;
+    desc(&a, A->txring, SOF, TXH_LEN, bar);
+    desc(&a, A->txring + 16, EOF_, len, bar + 0x100);
+    wl(A, D11 + ENG(1) + TXINDEX, 0x20);
+    expect_tx_error(&a, A, 0x800, 3);
+
+    /* the ring itself in BAR0: descriptor read error */
+    set_ring(A, 1, false, bar);
+    wl(A, D11 + ENG(1) + TXINDEX, 0x20);
+    expect_tx_error(&a, A, 0x400, 4);
+
+    /* the engine works again afterwards */
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    air_close(&a, 2);
+}
+
+/* frames the air refuses or the firmware drops: defined outcome */
+static void test_bad_frames(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    g_autofree uint8_t *big = g_malloc0(3000);
+    uint8_t f[64];
+    uint32_t st;
+    size_t len;
+
+    air_open(&a, 2, NULL, false);
+    /*
+     * oversized: longer than any 802.11 frame (2352 bytes): the engine
+     * stops with a protocol error, nothing reaches the air
+     */
+    len = frame(big, B->mac, A->mac, 2400);
+    post(&a, A, big, len, true, 0xc, true);
+    expect_tx_error(&a, A, 0x1000, 1);
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0), ==, 0);
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0);
+    /* truncated: 8 bytes after the TX header */
+    len = frame(f, B->mac, A->mac, 0);
+    post(&a, A, f, 8, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    st = rl(A, D11 + XMITSTAT_0);
+    g_assert_cmphex(st & 3, ==, 1);
+    g_assert_cmphex((st >> 12) & 0xf, ==, 0);            /* never sent */
+    /* the smallest frame the air carries (10 bytes) gets through */
+    post(&a, A, f, 10, false, 0xc, true);
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    air_close(&a, 2);
+}
+
+/* a station sends malformed frames to the virtual AP: it survives */
+static void test_hostile_to_ap(void)
+{
+    static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 1 };
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[64], rx[128];
+    uint32_t cd;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:01";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    /* short auth (header only + 2 bytes) */
+    memset(f, 0, sizeof(f));
+    f[0] = 0xb0;
+    memcpy(f + 4, bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, bssid, 6);
+    post(&a, A, f, 26, true, 0x0a, false);
+    /* probe request whose IE length runs past the frame */
+    f[0] = 0x40;
+    memcpy(f + 4, bcast, 6);
+    f[24] = 0;
+    f[25] = 200;
+    post(&a, A, f, 30, false, 0x0a, false);
+    /* association request without authentication: deauthenticated */
+    f[0] = 0x00;
+    memcpy(f + 4, bssid, 6);
+    post(&a, A, f, 24, true, 0x0a, false);
+    /* data from a stranger: deauthenticated too */
+    f[0] = 0x08;
+    f[1] = 0x01;
+    post(&a, A, f, 40, true, 0xc, true);
+    /* the AP answered with deauthentications (and beacons keep coming) */
+    cd = 0;
+    for (int i = 0; i < 200 && cd < 0x20; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        cd = rl(A, D11 + ENG(0) + RXSTATUS) & 0x1fff;
+    }
+    g_assert_cmphex(cd, >=, 0x20);
+    for (uint32_t k = 0, deauth = 0; k < cd / 16; k++) {
+        qtest_memread(a.qts, A->rxbuf + 2400 * k, rx, sizeof(rx));
+        deauth += rx[RX_FO + 6] == 0xc0;
+        if (k == cd / 16 - 1) {
+            g_assert_cmpuint(deauth, >=, 1);
+        }
+    }
+    air_close(&a, 1);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_data_func("/bcm4331/medium/tx-rx", GINT_TO_POINTER(0),
+                        test_tx_rx);
+    qtest_add_data_func("/bcm4331/medium/tx-rx-above-4g", GINT_TO_POINTER(1),
+                        test_tx_rx);
+    qtest_add_func("/bcm4331/medium/rxstatus-erratum", test_erratum);
+    qtest_add_func("/bcm4331/medium/rx-ring-full", test_rx_full);
+    qtest_add_func("/bcm4331/medium/bad-descriptors", test_bad_descriptors);
+    qtest_add_func("/bcm4331/medium/bad-frames", test_bad_frames);
+    qtest_add_func("/bcm4331/medium/hostile-to-ap", test_hostile_to_ap);
+
+    return g_test_run();
+}
