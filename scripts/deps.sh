@@ -15,7 +15,7 @@ pkgs=(
     libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev
     seabios qemu-system-data ipxe-qemu
     cpio xz-utils zstd kmod busybox-static
-    tshark
+    tshark iperf3
 )
 bpo=(meson python3-pycotap)
 

@@ -59,7 +59,13 @@ for cycle in $(seq CYCLES); do
     rmmod b43 || break
     modprobe b43 || break
     wait_for '[ -e /sys/class/net/wlan0 ]' 30 || break
-    ip link set wlan0 up || break
+    if ! ip link set wlan0 up; then
+        # seen once in ~20 runs under load: wlan0 briefly gone right after
+        # it appeared; say so (with the state) and try again
+        echo "cycle $cycle: up retried: $(ls /sys/class/net | tr '\n' ' ')"
+        dmesg | tail -n 4
+        wait_for 'ip link set wlan0 up 2>/dev/null' 30 || break
+    fi
     ip link set wlan0 down || break
     n=$cycle
 done

@@ -194,7 +194,9 @@ static void air_open(Air *a, int ncards, const char *extra, bool high)
         Card *c = &a->c[i];
         uint64_t base = (high ? 0x100000000ull : 0) + 0x1000000ull * (i + 1);
 
-        memcpy(c->mac, (uint8_t[6]){ 2, 0, 0, 0, 0, i + 1 }, 6);
+        memset(c->mac, 0, 6);
+        c->mac[0] = 2;
+        c->mac[5] = i + 1;
         c->txring = base;
         c->rxring = base + 0x2000;
         c->txbuf = base + 0x10000;
