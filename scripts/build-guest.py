@@ -226,7 +226,8 @@ def main():
     for p in sorted(vers):
         h.update(("%s=%s\n" % (p, vers[p])).encode())
     for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
-              os.path.join(TOP, "tests/guest/udhcpc.script")] + \
+              os.path.join(TOP, "tests/guest/udhcpc.script"),
+              os.path.join(TOP, "tests/guest/wait-for")] + \
             sorted(glob.glob(os.path.join(fwdir, "*.fw"))):
         h.update(f.encode())
         with open(f, "rb") as fh:
@@ -274,6 +275,9 @@ def main():
                      os.path.join(initrd, "lib/firmware", f))
     shutil.copy2(os.path.join(TOP, "tests/guest/init"),
                  os.path.join(initrd, "init"))
+    shutil.copy2(os.path.join(TOP, "tests/guest/wait-for"),
+                 os.path.join(initrd, "bin/wait-for"))
+    os.chmod(os.path.join(initrd, "bin/wait-for"), 0o755)
     # udhcpc's event script where Debian's busybox looks for it
     for d in ("etc/udhcpc", "usr/share/udhcpc"):
         os.makedirs(os.path.join(initrd, d), exist_ok=True)

@@ -23,14 +23,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
 from harness import Guest  # noqa: E402
 
 WIFI = r"""
-t=0; while [ ! -e /sys/class/net/wlan0 ] && [ $t -lt 600 ]; do t=$((t+1)); sleep 0.1; done
+wait-for '[ -e /sys/class/net/wlan0 ]' 60
 ip link set wlan0 up
 iw dev wlan0 connect QEMU
-t=0; while ! iw dev wlan0 link | grep -q Connected && [ $t -lt 200 ]; do t=$((t+1)); sleep 0.1; done
+wait-for 'iw dev wlan0 link | grep -q Connected' 20
 udhcpc -i wlan0 -n -q -t 10 >/dev/null
 """
 WIRED = r"""
-t=0; while [ ! -e /sys/class/net/eth0 ] && [ $t -lt 600 ]; do t=$((t+1)); sleep 0.1; done
+wait-for '[ -e /sys/class/net/eth0 ]' 60
 ip link set eth0 up
 udhcpc -i eth0 -n -q -t 10 >/dev/null
 """

@@ -228,6 +228,46 @@ class Guest:
         return self.wait()
 
 
+class Checks:
+    """Named checks of guest results; a failed check fails its guest."""
+
+    def __init__(self):
+        self.failed = []
+
+    def __call__(self, cond, what, res):
+        print("%s %s: %s" % ("ok" if cond else "FAIL", res.name, what))
+        if not cond:
+            self.failed.append((res, what))
+        return cond
+
+    def finish(self, results):
+        """Report every guest (dmesg of the failed ones); exit status."""
+        for r in results:
+            if any(f[0] is r for f in self.failed):
+                r.ok = False
+            r.report(sys.stdout)
+        print("%d failed checks" % len(self.failed))
+        return 1 if self.failed else 0
+
+
+# the only driver warning real BCM4331 hardware prints too
+EXPECTED_WARNINGS = ("5 GHz band is unsupported on this PHY",)
+
+
+def driver_noise(dmesg, pattern=r"b43|bcma"):
+    """Lines of the drivers matching @pattern that report an error, a
+    warning, a timeout or a failure (but the expected warning)."""
+    return [ln for ln in dmesg.splitlines()
+            if re.search(pattern, ln) and
+            re.search(r"error|warn|timeout|fail|not respond|broken", ln,
+                      re.I) and
+            not any(a in ln for a in EXPECTED_WARNINGS)]
+
+
+def kernel_splat(dmesg):
+    return re.search(r"WARNING:|Call Trace|BUG:|Oops", dmesg) is not None
+
+
 def run_guests(guests):
     """Boot several guests at once; return their results in order."""
     for g in guests:

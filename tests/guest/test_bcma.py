@@ -14,7 +14,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Guest, run_guests  # noqa: E402
+from harness import Checks, Guest, driver_noise, run_guests  # noqa: E402
 
 SCENARIO = r"""
 d=/sys/bus/bcma/devices/bcma0:1
@@ -38,13 +38,7 @@ BAD = [
     "failed",
 ]
 
-failures = []
-
-
-def check(cond, what, res):
-    print("%s %s: %s" % ("ok" if cond else "FAIL", res.name, what))
-    if not cond:
-        failures.append((res, what))
+check = Checks()
 
 
 def ts(line):
@@ -74,10 +68,7 @@ def check_guest(res):
     for bad in BAD:
         check(bad not in dm, "no '%s'" % bad, res)
     # lines of bcma itself (b43's lines name its bcma0:1 device too)
-    bcma_lines = [ln for ln in dm.splitlines()
-                  if re.search(r"bcma-pci-bridge|\bbcma:", ln)]
-    noisy = [ln for ln in bcma_lines
-             if re.search(r"error|warn|timeout|fail|unknown", ln, re.I)]
+    noisy = driver_noise(dm, r"bcma-pci-bridge|\bbcma:")
     check(not noisy, "no bcma error/warning/timeout line %s" % noisy, res)
     check("core 0x4BF 0x812 0x1D 0x0" in res.output.replace("0x04BF",
                                                            "0x4BF"),
@@ -111,12 +102,7 @@ def main():
     for r in results:
         print(r.output)
         check_guest(r)
-    for r in results:
-        if any(f[0] is r for f in failures):
-            r.ok = False
-        r.report(sys.stdout)
-    print("%d failed checks" % len(failures))
-    return 1 if failures else 0
+    return check.finish(results)
 
 
 if __name__ == "__main__":

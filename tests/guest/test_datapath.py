@@ -19,22 +19,16 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Guest  # noqa: E402
+from harness import Checks, Guest, driver_noise, kernel_splat  # noqa: E402
 
 SCENARIO = r"""
-wait_for() { # condition, seconds
-    local t=0
-    while ! eval "$1"; do
-        t=$((t + 1)); [ $t -gt $(($2 * 10)) ] && return 1; sleep 0.1
-    done
-}
-wait_for '[ -e /sys/class/net/wlan0 ]' 60
+wait-for '[ -e /sys/class/net/wlan0 ]' 60
 ip link set wlan0 up
 echo "== scan"
 iw dev wlan0 scan | grep -E '^BSS|freq:|signal:|SSID:'
 echo "== connect"
 iw dev wlan0 connect QEMU
-wait_for 'iw dev wlan0 link | grep -q Connected' 20
+wait-for 'iw dev wlan0 link | grep -q Connected' 20
 iw dev wlan0 link
 echo "== dhcp"
 udhcpc -i wlan0 -n -q -t 10
@@ -47,13 +41,7 @@ echo "md5 $(md5sum /tmp/blob)"
 echo "size $(wc -c < /tmp/blob)"
 """
 
-failures = []
-
-
-def check(cond, what, res):
-    print("%s %s: %s" % ("ok" if cond else "FAIL", res.name, what))
-    if not cond:
-        failures.append(what)
+check = Checks()
 
 
 def main():
@@ -94,17 +82,10 @@ def main():
     check("download ok" in out, "4 MiB download completed", r)
     check("md5 %s" % hashlib.md5(blob).hexdigest() in out,
           "download intact (md5)", r)
-    bad = [ln for ln in dm.splitlines()
-           if re.search(r"b43|bcma", ln) and
-           re.search(r"error|warn|timeout|fail", ln, re.I) and
-           "5 GHz band is unsupported" not in ln]
+    bad = driver_noise(dm)
     check(not bad, "no b43/bcma error or warning %s" % bad[:5], r)
-    check(not re.search(r"WARNING:|Call Trace|BUG:", dm), "no kernel WARN", r)
-    if failures:
-        r.ok = False
-    r.report(sys.stdout)
-    print("%d failed checks" % len(failures))
-    return 1 if failures else 0
+    check(not kernel_splat(dm), "no kernel WARN", r)
+    return check.finish([r])
 
 
 if __name__ == "__main__":

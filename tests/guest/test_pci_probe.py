@@ -13,7 +13,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Guest, run_guests  # noqa: E402
+from harness import Checks, Guest, run_guests  # noqa: E402
 
 SCENARIO = r"""
 echo "== lspci"
@@ -29,13 +29,7 @@ done
 echo "== end"
 """
 
-failures = []
-
-
-def check(cond, what, res):
-    print("%s %s: %s" % ("ok" if cond else "FAIL", res.name, what))
-    if not cond:
-        failures.append((res, what))
+check = Checks()
 
 
 def check_card(res, slot):
@@ -87,12 +81,7 @@ def main():
     check_card(results[0], "00:04.0")
     check_card(results[1], "00:04.0")
     check_card(results[1], "00:05.0")
-    for r in results:
-        if any(f[0] is r for f in failures):
-            r.ok = False
-        r.report(sys.stdout)
-    print("%d failed checks" % len(failures))
-    return 1 if failures else 0
+    return check.finish(results)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,7 @@
 # The main job's scenario: the real drivers bring the card up, scan the
 # simulated air, associate with the virtual access point, get an address
 # by DHCP from QEMU's user networking and reach the host.
-wait_for() { # condition, seconds
-    local t=0
-    while ! eval "$1"; do
-        t=$((t + 1)); [ $t -gt $(($2 * 10)) ] && return 1; sleep 0.1
-    done
-}
-wait_for '[ -e /sys/class/net/wlan0 ]' 60
+wait-for '[ -e /sys/class/net/wlan0 ]' 60
 echo "### lspci: the PCI function"
 lspci -nn -v -k -d 14e4:4331
 echo
@@ -17,7 +11,7 @@ iw dev wlan0 scan | grep -E '^BSS|freq:|signal:|SSID:'
 echo
 echo "### iw dev wlan0 connect QEMU"
 iw dev wlan0 connect QEMU
-wait_for 'iw dev wlan0 link | grep -q Connected' 20
+wait-for 'iw dev wlan0 link | grep -q Connected' 20
 iw dev wlan0 link
 echo
 echo "### udhcpc -i wlan0"
