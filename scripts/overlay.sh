@@ -43,8 +43,27 @@ for k in bcm4331 wifi; do
 done
 hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
 hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
-# -object wifi-medium: user-creatable types are listed in the QAPI schema
+# wifi-medium has a "netdev" property: create it after the netdevs, like
+# the filter-* objects
+hook system/vl.c '^    if [(]g_str_equal[(]type, "filter-buffer"[)] [|][|]$' \
+    '        g_str_equal(type, "wifi-medium") ||'
+# -object wifi-medium: user-creatable types and their properties are in the
+# QAPI schema: the enum entry, the properties struct, the union branch
 hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
+/usr/bin/python3 - "$q/qapi/qom.json" "$top/scripts/qom-wifi-medium.json" <<'PY'
+import sys
+path, block = sys.argv[1], open(sys.argv[2]).read()
+s = open(path).read()
+if "WifiMediumProperties" not in s:
+    anchor = "##\n# @CanHostSocketcanProperties:"
+    assert anchor in s, "qom.json: no CanHostSocketcanProperties"
+    s = s.replace(anchor, block + anchor, 1)
+    branch = "      'can-host-socketcan':         { 'type'"
+    assert branch in s, "qom.json: no can-host-socketcan branch"
+    s = s.replace(branch, "      'wifi-medium':                "
+                  "'WifiMediumProperties',\n" + branch, 1)
+    open(path, "w").write(s)
+PY
 # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
 qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
 line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"

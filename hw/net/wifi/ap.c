@@ -554,7 +554,23 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "wifi-ap: txpower must be -10..30 dBm");
         return;
     }
-    qemu_macaddr_default_if_unset(&s->conf.macaddr);
+    static const MACAddr zero_mac;
+
+    if (!memcmp(&s->conf.macaddr, &zero_mac, sizeof(zero_mac))) {
+        /*
+         * A locally administered BSSID derived from SSID and channel: stable
+         * across runs and distinct from the 52:54:00:12:34:xx addresses
+         * QEMU gives NICs, also those of other QEMU processes on the air.
+         */
+        uint32_t h = g_str_hash(s->ssid) ^ (s->channel * 0x9e3779b9u);
+
+        s->conf.macaddr.a[0] = 0x02;
+        s->conf.macaddr.a[1] = 0x42;
+        s->conf.macaddr.a[2] = 0x53;
+        s->conf.macaddr.a[3] = h >> 16;
+        s->conf.macaddr.a[4] = h >> 8;
+        s->conf.macaddr.a[5] = h;
+    }
     s->nic = qemu_new_nic(&wifi_ap_net_info, &s->conf,
                           object_get_typename(OBJECT(dev)), dev->id,
                           &dev->mem_reentrancy_guard, s);
@@ -650,7 +666,8 @@ static void wifi_ap_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "ssid",
         "network name (1..32 characters)");
     object_class_property_set_description(klass, "bssid",
-        "BSSID, also the access point's address towards the netdev");
+        "BSSID, also the access point's address towards the netdev "
+        "(default: 02:42:53 and a hash of SSID and channel)");
     object_class_property_set_description(klass, "netdev",
         "network backend the access point bridges to (e.g. -netdev user)");
     object_class_property_set_description(klass, "channel",

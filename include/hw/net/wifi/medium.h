@@ -16,7 +16,10 @@
 #define HW_NET_WIFI_MEDIUM_H
 
 #include "qemu/queue.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
+#include "hw/qdev-core.h"
+#include "net/net.h"
 
 #define TYPE_WIFI_MEDIUM "wifi-medium"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiMedium, WIFI_MEDIUM)
@@ -70,10 +73,35 @@ struct WifiMediumClient {
     QEMUBH *bh;
 };
 
+/* stations heard from other processes: unicast to them counts as acked */
+#define WIFI_REMOTE_STATIONS    64
+#define WIFI_REMOTE_TTL_NS      (10 * NANOSECONDS_PER_SECOND)
+
+typedef struct WifiRemoteStation {
+    uint8_t addr[6];
+    uint32_t freq_mhz;
+    int64_t last_ns;
+} WifiRemoteStation;
+
 struct WifiMedium {
     Object parent_obj;
     QTAILQ_HEAD(, WifiMediumClient) clients;
     uint64_t frames;
+
+    /* cross-process link (air-proto.h) */
+    char *netdev;
+    NICConf conf;
+    NICState *nic;
+    MemReentrancyGuard guard;
+    uint64_t sender_id;
+    uint8_t link_mac[6];
+    uint64_t remote_frames;
+    uint64_t remote_rejected;
+    WifiRemoteStation remote[WIFI_REMOTE_STATIONS];
+
+    /* pcap view of the air */
+    char *pcap;
+    FILE *pcap_file;
 };
 
 /*

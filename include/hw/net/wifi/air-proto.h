@@ -1,0 +1,68 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The wire format that joins wifi-medium objects of several QEMU processes
+ * through a netdev: one 802.11 transmission per Ethernet frame.
+ *
+ *   Ethernet: dst ff:ff:ff:ff:ff:ff, src = the medium's address,
+ *             EtherType 0x88B5 (IEEE 802 local experimental 1)
+ *   header (48 bytes, big endian):
+ *     0  u8  version (1)          1  u8  flags (bit 0 OFDM, bit 1 short
+ *     2  u16 header length (48)          preamble)
+ *     4  u64 sender id (random per medium instance)
+ *    12  u32 frequency, MHz      16  s8  transmit power, dBm
+ *    17  u8  reserved (0)        18  u16 rate, 500 kb/s units
+ *    20  u32 airtime, us         24  s64 sender's virtual time, ns
+ *    32  s32 x, y, z position of the transmitter, metres (3 x 4 bytes)
+ *    44  u16 802.11 frame length 46  u16 reserved (0)
+ *   then the 802.11 frame (no FCS).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_WIFI_AIR_PROTO_H
+#define HW_NET_WIFI_AIR_PROTO_H
+
+#define WIFI_AIR_ETHERTYPE      0x88b5
+#define WIFI_AIR_VERSION        1
+#define WIFI_AIR_HDR_LEN        48
+#define WIFI_AIR_ETH_LEN        14
+#define WIFI_AIR_FRAME_MAX      2352    /* = WIFI_MAX_FRAME */
+
+typedef struct WifiAirFrame {
+    uint64_t sender;
+    uint32_t freq_mhz;
+    int8_t txpower_dbm;
+    uint16_t rate_500k;
+    bool ofdm;
+    bool short_preamble;
+    uint32_t airtime_us;
+    int64_t tx_time_ns;
+    int32_t pos[3];
+    const uint8_t *frame;       /* points into the decoded buffer */
+    size_t len;
+} WifiAirFrame;
+
+typedef enum {
+    WIFI_AIR_OK = 0,
+    WIFI_AIR_NOT_OURS,          /* another EtherType: not an error */
+    WIFI_AIR_SHORT,             /* truncated */
+    WIFI_AIR_VERSION_MISMATCH,
+    WIFI_AIR_BAD_LENGTH,        /* lengths inconsistent or out of range */
+    WIFI_AIR_BAD_FIELD,         /* frequency, rate, ... out of range */
+} WifiAirStatus;
+
+/* bytes needed to carry a frame of @len bytes */
+size_t wifi_air_size(size_t len);
+
+/* encode into @out (@outsz bytes); returns the size, 0 if it does not fit */
+size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
+                       const WifiAirFrame *f);
+
+/* decode and validate @len bytes of @in; @f->frame points into @in */
+WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len,
+                              WifiAirFrame *f);
+
+const char *wifi_air_strerror(WifiAirStatus st);
+
+#endif

@@ -1,0 +1,121 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Unit test of the cross-process air encapsulation
+ * (hw/net/wifi/air-proto.c): round trip and hostile input.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "hw/net/wifi/air-proto.h"
+
+static const uint8_t src[6] = { 2, 1, 2, 3, 4, 5 };
+
+static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
+{
+    WifiAirFrame f = {
+        .sender = 0x0123456789abcdefull, .freq_mhz = 2437,
+        .txpower_dbm = -5, .rate_500k = 108, .ofdm = true,
+        .short_preamble = false, .airtime_us = 123,
+        .tx_time_ns = -42, .pos = { -10, 20, 3 },
+        .frame = frame, .len = len,
+    };
+
+    for (size_t i = 0; i < len; i++) {
+        frame[i] = i * 13;
+    }
+    return wifi_air_encode(buf, bufsz, src, &f);
+}
+
+static void test_round_trip(void)
+{
+    uint8_t frame[WIFI_AIR_FRAME_MAX], buf[4096];
+    WifiAirFrame g;
+
+    for (size_t len = 10; len <= WIFI_AIR_FRAME_MAX; len += 571) {
+        size_t n = sample(buf, sizeof(buf), frame, len);
+
+        g_assert_cmpuint(n, ==, 14 + 48 + len);
+        g_assert_cmphex(buf[12], ==, 0x88);
+        g_assert_cmphex(buf[13], ==, 0xb5);
+        g_assert_cmpmem(buf + 6, 6, src, 6);
+        g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_OK);
+        g_assert_cmphex(g.sender, ==, 0x0123456789abcdefull);
+        g_assert_cmpuint(g.freq_mhz, ==, 2437);
+        g_assert_cmpint(g.txpower_dbm, ==, -5);
+        g_assert_cmpuint(g.rate_500k, ==, 108);
+        g_assert_true(g.ofdm);
+        g_assert_false(g.short_preamble);
+        g_assert_cmpuint(g.airtime_us, ==, 123);
+        g_assert_cmpint(g.tx_time_ns, ==, -42);
+        g_assert_cmpint(g.pos[0], ==, -10);
+        g_assert_cmpint(g.pos[1], ==, 20);
+        g_assert_cmpint(g.pos[2], ==, 3);
+        g_assert_cmpuint(g.len, ==, len);
+        g_assert_cmpmem(g.frame, len, frame, len);
+    }
+    /* does not fit / too long: not encoded */
+    g_assert_cmpuint(sample(buf, 100, frame, 100), ==, 0);
+}
+
+static void test_hostile(void)
+{
+    uint8_t frame[64], buf[256], bad[256];
+    size_t n = sample(buf, sizeof(buf), frame, 64);
+    WifiAirFrame g;
+
+    /* every truncation is refused, never read past the end */
+    for (size_t k = 0; k < n; k++) {
+        g_autofree uint8_t *cut = g_memdup2(buf, k);
+
+        g_assert_cmpint(wifi_air_decode(cut, k, &g), !=, WIFI_AIR_OK);
+    }
+    /* trailing garbage: the length no longer matches */
+    memcpy(bad, buf, n);
+    g_assert_cmpint(wifi_air_decode(bad, n + 1, &g), ==, WIFI_AIR_BAD_LENGTH);
+    /* another EtherType is not ours (and not an error) */
+    bad[13] = 0x00;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_NOT_OURS);
+    /* another version */
+    memcpy(bad, buf, n);
+    bad[14] = 2;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==,
+                    WIFI_AIR_VERSION_MISMATCH);
+    /* header length, frame length, fields */
+    memcpy(bad, buf, n);
+    bad[17] = 40;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    memcpy(bad, buf, n);
+    bad[14 + 44] = 0xff;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    memcpy(bad, buf, n);
+    memset(bad + 14 + 12, 0, 4);                    /* frequency 0 */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    memcpy(bad, buf, n);
+    bad[14 + 1] = 0x80;                             /* unknown flag */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    /* random garbage with our EtherType: never OK by accident */
+    for (int r = 0; r < 10000; r++) {
+        size_t len = g_random_int_range(0, sizeof(bad));
+
+        for (size_t i = 0; i < len; i++) {
+            bad[i] = g_random_int();
+        }
+        if (len >= 14) {
+            bad[12] = 0x88;
+            bad[13] = 0xb5;
+        }
+        if (wifi_air_decode(bad, len, &g) == WIFI_AIR_OK) {
+            g_assert_cmpuint(g.len + 62, ==, len);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/wifi/air-proto/round-trip", test_round_trip);
+    g_test_add_func("/wifi/air-proto/hostile", test_hostile);
+    return g_test_run();
+}
