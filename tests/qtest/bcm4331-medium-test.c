@@ -15,6 +15,9 @@
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #define D11             0x0000
 #define AGENT           0x1000
@@ -172,13 +175,17 @@ static void card_up(Air *a, Card *c, unsigned i)
  * Layouts: card i at 0x1000000 * (i + 1) in low memory (8 KiB-aligned
  * rings), or above 4 GiB when @high.
  */
-/* more devices on the command line (e.g. a wifi-ap) */
+/* more devices on the command line (e.g. a wifi-ap), a netdev link */
 static const char *air_more;
+static bool air_link;
 
 static void air_open(Air *a, int ncards, const char *extra, bool high)
 {
     GString *cmd = g_string_new("-M q35 -m 5G -object wifi-medium,id=air0");
 
+    if (air_link) {
+        g_string_append(cmd, ",netdev=l0");
+    }
     if (air_more) {
         g_string_append_printf(cmd, " %s", air_more);
     }
@@ -584,6 +591,107 @@ static void test_hostile_to_ap(void)
     air_close(&a, 1);
 }
 
+/* a station in the peer process */
+static const uint8_t peer_sta[6] = { 2, 7, 7, 7, 7, 7 };
+
+/* a peer process on the netdev: length-prefixed frames (-netdev stream) */
+static void peer_send(int fd, const uint8_t *buf, uint32_t len)
+{
+    uint32_t be = cpu_to_be32(len);
+
+    g_assert_cmpint(write(fd, &be, 4), ==, 4);
+    if (len) {
+        g_assert_cmpint(write(fd, buf, len), ==, len);
+    }
+}
+
+static size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
+                        uint8_t version)
+{
+    uint8_t *h = out + 14;
+
+    memset(out, 0xff, 6);
+    memset(out + 6, 0x02, 6);
+    out[12] = 0x88;
+    out[13] = 0xb5;
+    memset(h, 0, 48);
+    h[0] = version;
+    h[1] = 1;                               /* OFDM */
+    stw_be_p(h + 2, 48);
+    stq_be_p(h + 4, 0x1234);                /* another sender */
+    stl_be_p(h + 12, 2437);
+    h[16] = 10;
+    stw_be_p(h + 18, 108);
+    stw_be_p(h + 44, flen);
+    frame(h + 48, a1, peer_sta, flen - 24);
+    return 14 + 48 + flen;
+}
+
+static void test_hostile_peer(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
+    g_autofree char *sock = g_strdup_printf("%s/air.sock", dir);
+    g_autofree char *more = g_strdup_printf(
+        "-netdev stream,id=l0,server=on,addr.type=unix,addr.path=%s", sock);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    QDict *r;
+    size_t n;
+    int fd;
+
+    /* the medium of this test has the netdev: a different command line */
+    air_more = more;
+    air_link = true;
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    air_link = false;
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    g_assert_cmpint(fd, >=, 0);
+    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
+    g_assert_cmpint(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+
+    /* garbage, wrong version, truncated, inconsistent, oversized */
+    for (int i = 0; i < 64; i++) {
+        buf[i] = i * 37;
+    }
+    buf[12] = 0x88;
+    buf[13] = 0xb5;
+    peer_send(fd, buf, 64);
+    n = air_frame(buf, A->mac, 100, 2);
+    peer_send(fd, buf, n);
+    n = air_frame(buf, A->mac, 100, 1);
+    peer_send(fd, buf, n - 1);
+    stw_be_p(buf + 14 + 44, 3000);
+    peer_send(fd, buf, n);
+    n = air_frame(buf, A->mac, 2352, 1);
+    stw_be_p(buf + 14 + 44, 4000);
+    peer_send(fd, buf, n);
+    /* another EtherType: not ours, not an error */
+    buf[13] = 0x00;
+    peer_send(fd, buf, 100);
+    /* finally a good frame for the card */
+    n = air_frame(buf, A->mac, 200, 1);
+    peer_send(fd, buf, n);
+
+    g_assert_true(wait_reason(A, 0x8000));
+    g_assert_cmphex(rl(A, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': "
+                  "{ 'path': '/objects/air0', 'property': 'rx-rejected' } }");
+    g_assert_cmpint(qdict_get_int(r, "return"), ==, 5);
+    qobject_unref(r);
+    /* unicast to the peer's station is now acknowledged */
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    close(fd);
+    air_close(&a, 1);
+    unlink(sock);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -597,6 +705,7 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/bad-descriptors", test_bad_descriptors);
     qtest_add_func("/bcm4331/medium/bad-frames", test_bad_frames);
     qtest_add_func("/bcm4331/medium/hostile-to-ap", test_hostile_to_ap);
+    qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
 
     return g_test_run();
 }

@@ -134,8 +134,8 @@ static void wifi_remote_learn(WifiMedium *m, const uint8_t *addr,
             slot = r;
             break;
         }
-        if (r->last_ns < slot->last_ns) {
-            slot = r;           /* least recently heard */
+        if (!r->freq_mhz || r->last_ns < slot->last_ns) {
+            slot = r;           /* a free slot, or the least recently heard */
         }
     }
     memcpy(slot->addr, addr, 6);
@@ -151,7 +151,7 @@ static bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr,
     for (int i = 0; i < WIFI_REMOTE_STATIONS; i++) {
         WifiRemoteStation *r = &m->remote[i];
 
-        if (r->last_ns && !memcmp(r->addr, addr, 6) && r->freq_mhz == freq &&
+        if (r->freq_mhz && !memcmp(r->addr, addr, 6) && r->freq_mhz == freq &&
             now - r->last_ns < WIFI_REMOTE_TTL_NS) {
             return true;
         }
