@@ -314,6 +314,7 @@ static const Property bcm4331_properties[] = {
     DEFINE_PROP_INT32("z", Bcm4331State, pos[2], 0),
     DEFINE_PROP_INT32("txpower", Bcm4331State, txpower, 18),
     DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, rx_cd_erratum, true),
+    DEFINE_PROP_BOOL("dma64", Bcm4331State, dma64, true),
     DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
                        BCM4331_DEFAULT_SUBSYS_VID),
     DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
@@ -358,6 +359,9 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "rx-cd-erratum",
         "reproduce the BCM4331 erratum: bit 12 of the RX ring address leaks "
         "into RXSTATUS's current-descriptor field (default on)");
+    object_class_property_set_description(klass, "dma64",
+        "64-bit DMA engines as on the BCM4331 (default on); off: the 32-bit "
+        "descriptor format and register layout of older parts");
     object_class_property_add_bool(klass, "rfkill", bcm4331_get_rfkill,
                                    bcm4331_set_rfkill);
     object_class_property_set_description(klass, "rfkill",

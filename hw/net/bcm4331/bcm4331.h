@@ -206,6 +206,7 @@ struct Bcm4331State {
     int32_t pos[3];
     int32_t txpower;
     bool rx_cd_erratum;
+    bool dma64;
 
     MemoryRegion bar0;
     BcmaState bcma;

@@ -608,7 +608,9 @@ static uint32_t bcma_agent_read32(Bcm4331State *s, unsigned i, uint32_t off)
     case A_AI_IOCTL:
         return c->ioctl;
     case A_AI_IOST:
-        return s->bcma.chip->cores[i].iost;
+        /* dma64=off: a part with 32-bit DMA engines */
+        return s->bcma.chip->cores[i].iost &
+               (s->dma64 ? ~0u : ~(uint32_t)BCMA_IOST_DMA64);
     case A_AI_RESET_CTL:
         return c->resetctl;
     case A_AI_RESET_ST:

@@ -53,12 +53,35 @@ static uint64_t dma_addr(uint32_t lo, uint32_t hi, uint32_t ext)
     return ((uint64_t)((hi & 0x3fffffff) | ((ext & 3) << 30)) << 32) | lo;
 }
 
+/*
+ * 32-bit engines (property dma64=off): the translation (0x40000000) is in
+ * bits 31:30 of the 32-bit address, which ADDREXT replaces.
+ */
+static uint64_t dma_addr32(uint32_t a, uint32_t ext)
+{
+    return (a & 0x3fffffff) | ((uint64_t)(ext & 3) << 30);
+}
+
 static uint64_t dma_ring_base(Bcm4331State *s, unsigned n, bool rx)
 {
     uint32_t off = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
+    uint32_t ext = *dma_reg(s, n, off) >> D11_DMA64_CTL_ADDREXT_SHIFT;
 
-    return dma_addr(*dma_reg(s, n, off + 8), *dma_reg(s, n, off + 12),
-                    *dma_reg(s, n, off) >> D11_DMA64_CTL_ADDREXT_SHIFT);
+    if (!s->dma64) {
+        return dma_addr32(*dma_reg(s, n, off + 8), ext);
+    }
+    return dma_addr(*dma_reg(s, n, off + 8), *dma_reg(s, n, off + 12), ext);
+}
+
+/* descriptor size and ring span of the engine format */
+static uint32_t dma_desc_size(Bcm4331State *s)
+{
+    return s->dma64 ? D11_DESC_SIZE : D11_DESC32_SIZE;
+}
+
+static uint32_t dma_ring_mask(Bcm4331State *s)
+{
+    return (s->dma64 ? D11_DMA_RING_BYTES : D11_DMA32_RING_BYTES) - 1;
 }
 
 /* the sticky error state: engine stopped, error code, interrupt */
@@ -77,8 +100,10 @@ static bool dma_stopped(Bcm4331State *s, unsigned n, bool rx)
     return *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) >> 28;
 }
 
+/* a descriptor in the 64-bit layout (32-bit ones are converted) */
 typedef struct {
     uint32_t ctl0, ctl1, lo, hi;
+    uint64_t addr;
 } D11Desc;
 
 /* fetch descriptor at byte offset @cd of the ring: copied, then checked */
@@ -89,29 +114,41 @@ static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
     uint64_t a = dma_ring_base(s, n, rx) + cd;
     uint32_t w[4];
 
-    if (pci_dma_read(pd, a, w, sizeof(w)) != MEMTX_OK) {
+    if (pci_dma_read(pd, a, w, dma_desc_size(s)) != MEMTX_OK) {
         DMA_GUEST_ERR(bcm4331_dma_ub_desc, "engine %u %s descriptor at "
                       "0x%" PRIx64 " unreadable", n, rx ? "RX" : "TX", a);
         dma_fail(s, n, rx, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD, cd);
         return false;
     }
-    d->ctl0 = le32_to_cpu(w[0]);
-    d->ctl1 = le32_to_cpu(w[1]);
-    d->lo = le32_to_cpu(w[2]);
-    d->hi = le32_to_cpu(w[3]);
+    if (s->dma64) {
+        d->ctl0 = le32_to_cpu(w[0]);
+        d->ctl1 = le32_to_cpu(w[1]);
+        d->lo = le32_to_cpu(w[2]);
+        d->hi = le32_to_cpu(w[3]);
+        d->addr = dma_addr(d->lo, d->hi,
+                           d->ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT);
+    } else {
+        /* control: flags 31:28, ADDREXT 17:16, byte count 12:0; address */
+        uint32_t ctl = le32_to_cpu(w[0]);
+
+        d->ctl0 = ctl & 0xf0000000;
+        d->ctl1 = ctl & (D11_DESC_CTL1_LEN | 0x30000);
+        d->lo = le32_to_cpu(w[1]);
+        d->hi = 0;
+        d->addr = dma_addr32(d->lo, ctl >> D11_DESC_CTL1_ADDREXT_SHIFT);
+    }
     trace_bcm4331_dma_desc(n, rx ? "RX" : "TX", cd, d->ctl0, d->ctl1,
-                           dma_addr(d->lo, d->hi,
-                                    d->ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT));
+                           d->addr);
     return true;
 }
 
-static uint32_t dma_next(const D11Desc *d, uint32_t cd)
+static uint32_t dma_next(Bcm4331State *s, const D11Desc *d, uint32_t cd)
 {
-    /* DTABLEEND wraps; the 13-bit CD field wraps at 8 KiB anyway */
+    /* DTABLEEND wraps; the CD field wraps at 8 KiB (4 KiB for 32-bit) */
     if (d->ctl0 & D11_DESC_CTL0_DTABLEEND) {
         return 0;
     }
-    return (cd + D11_DESC_SIZE) & (D11_DMA_RING_BYTES - 1);
+    return (cd + dma_desc_size(s)) & dma_ring_mask(s);
 }
 
 bool d11_radio_on(Bcm4331State *s)
@@ -255,7 +292,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
 {
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t ctl = *dma_reg(s, n, D11_DMA64_TXCTL);
-    uint32_t end = *dma_reg(s, n, D11_DMA64_TXINDEX) & D11_DMA64_CD_MASK;
+    uint32_t end = *dma_reg(s, n, D11_DMA64_TXINDEX) & dma_ring_mask(s);
     g_autofree uint8_t *buf = NULL;
 
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
@@ -287,7 +324,8 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
              * DTABLEEND missing, TXINDEX off the ring) would loop for
              * ever: more than one lap of the 8 KiB ring is an error.
              */
-            if (++s->mac.tx_walk[n] > D11_DMA_RING_BYTES / D11_DESC_SIZE) {
+            if (++s->mac.tx_walk[n] > (dma_ring_mask(s) + 1) /
+                                      dma_desc_size(s)) {
                 DMA_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
                               "0x%x not reached within one ring lap", n, end);
                 dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
@@ -298,7 +336,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
                 return false;
             }
             cnt = d.ctl1 & D11_DESC_CTL1_LEN;
-            a = dma_addr(d.lo, d.hi, d.ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT);
+            a = d.addr;
             if ((i == 0) != !!(d.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
                 len + cnt > D11_TX_MAX_BYTES) {
                 DMA_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
@@ -318,7 +356,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
             }
             len += cnt;
             eof = d.ctl0 & D11_DESC_CTL0_EOF;
-            cd = dma_next(&d, cd);
+            cd = dma_next(s, &d, cd);
         }
         if (!eof) {
             DMA_GUEST_ERR(bcm4331_dma_ub_noeof, "engine %u TX frame at 0x%x "
@@ -425,6 +463,11 @@ uint32_t d11_dma_status(Bcm4331State *s, uint32_t off)
     } else {
         state = D11_DMA64_STAT_IDLEWAIT;
     }
+    if (!s->dma64) {
+        /* 32-bit: state in bits 15:12, descriptor pointer in 11:0 */
+        cd = rx ? s->mac.rx_cd[n] : s->mac.tx_cd[n];
+        return (state >> 16) | (cd & D11_DMA32_CD_MASK);
+    }
     if (rx) {
         cd = s->mac.rx_cd[n];
         if (s->rx_cd_erratum) {
@@ -500,7 +543,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     uint32_t rxctl = *dma_reg(s, 0, D11_DMA64_RXCTL);
     uint32_t fo = (rxctl >> D11_DMA64_RXCTL_FO_SHIFT) & 0x7f;
     uint32_t cd = s->mac.rx_cd[0], next, octets;
-    uint32_t stop = *dma_reg(s, 0, D11_DMA64_RXINDEX) & D11_DMA64_CD_MASK;
+    uint32_t stop = *dma_reg(s, 0, D11_DMA64_RXINDEX) & dma_ring_mask(s);
     g_autofree uint8_t *buf = NULL;
     size_t total, flen = len + 4;           /* frame + FCS */
     uint64_t tsf;
@@ -517,7 +560,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     if (!dma_desc(s, 0, true, cd, &d)) {
         return;
     }
-    next = dma_next(&d, cd);
+    next = dma_next(s, &d, cd);
     if (next == stop) {
         /* no free descriptor: the frame is lost, RX descriptor underflow */
         s->mac.rx_dropped++;
@@ -555,7 +598,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     fcs = crc32(0, f, len);
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
 
-    a = dma_addr(d.lo, d.hi, d.ctl1 >> D11_DESC_CTL1_ADDREXT_SHIFT);
+    a = d.addr;
     if (pci_dma_write(pd, a, buf, total) != MEMTX_OK) {
         DMA_GUEST_ERR(bcm4331_dma_ub_data, "engine %u RX buffer 0x%" PRIx64
                       " (%zu bytes) not writable", 0, a, total);

@@ -296,10 +296,34 @@ static uint32_t merge(uint32_t old, uint32_t val, uint32_t mask)
     return (old & ~mask) | (val & mask);
 }
 
+/*
+ * With 32-bit engines (dma64=off) the engine registers are packed at
+ * 0x200 + 0x20 n (b43 dma.h B43_DMA32_*): map each to its 64-bit
+ * counterpart, where the engine model keeps them.
+ */
+static uint32_t d11_dma32_reg(Bcm4331State *s, uint32_t off)
+{
+    static const uint8_t to64[8] = {
+        D11_DMA64_TXCTL, D11_DMA64_TXRINGLO, D11_DMA64_TXINDEX,
+        D11_DMA64_TXSTATUS, D11_DMA64_RXCTL, D11_DMA64_RXRINGLO,
+        D11_DMA64_RXINDEX, D11_DMA64_RXSTATUS,
+    };
+    uint32_t rel = off - D11_DMA_BASE;
+
+    if (s->dma64 || off < D11_DMA_BASE ||
+        rel >= D11_DMA_ENGINES * D11_DMA32_ENGINE_SIZE) {
+        return off;
+    }
+    return D11_DMA_BASE + 0x40 * (rel / D11_DMA32_ENGINE_SIZE) +
+           to64[(rel % D11_DMA32_ENGINE_SIZE) / 4];
+}
+
 uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
 {
     D11State *m = &s->mac;
     uint32_t v, lo, hi;
+
+    off = d11_dma32_reg(s, off);
 
     switch (off) {
     case A_D11_MACCTL:
@@ -405,6 +429,7 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
     D11State *m = &s->mac;
     uint32_t old;
 
+    off = d11_dma32_reg(s, off);
     trace_bcm4331_d11_write(d11_reg_name(off, mask), d11_lane_off(off, mask),
                             (val & mask) >> (mask ? ctz32(mask) : 0));
     switch (off) {

@@ -135,6 +135,10 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_DESC_CTL1_LEN       0x00001fff
 #define D11_DESC_CTL1_ADDREXT_SHIFT 16
 #define D11_DESC_SIZE           16
+#define D11_DESC32_SIZE         8
+#define D11_DMA32_RING_BYTES    0x1000  /* 12-bit descriptor pointer */
+#define D11_DMA32_CD_MASK       0x0fff
+#define D11_DMA32_ENGINE_SIZE   0x20    /* 32-bit engines at 0x200 + 0x20 n */
 #define D11_DMA_RING_BYTES      0x2000  /* the CD field spans 8 KiB */
 /* per-engine DMA reason bits */
 #define D11_DMAIRQ_DESC_ERR     0x00000400
