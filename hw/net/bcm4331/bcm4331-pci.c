@@ -217,6 +217,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
                  PCI_PM_CTRL_STATE_MASK);
 
     d11_dma_init(s);
+    bcm_fw_init(s);
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }
@@ -224,6 +225,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 static void bcm4331_pci_exit(PCIDevice *pd)
 {
     d11_dma_exit(BCM4331_PCI(pd));
+    bcm_fw_exit(BCM4331_PCI(pd));
     msi_uninit(pd);
     pcie_cap_exit(pd);
 }
@@ -259,6 +261,7 @@ static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
 static int bcm4331_post_load(void *opaque, int version_id)
 {
     bcm4331_update_irq(opaque);
+    bcm_fw_tbtt_update(opaque);     /* the TBTT timer follows the TSF */
     return 0;
 }
 

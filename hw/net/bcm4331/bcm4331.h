@@ -179,6 +179,10 @@ typedef struct D11State {
 
 typedef struct FwState {
     bool psm_running;
+    /* AP/IBSS beacons (fw.c): active template, DTIM counter, engine 4 */
+    uint8_t beacon_active;
+    uint8_t dtim_count;
+    bool after_dtim;            /* engine 4 may send (after a DTIM) */
     uint32_t ucode_bytes;       /* bytes uploaded since PSM_JMP0 */
     uint32_t ucode_head[8];     /* first words: the stub's identity */
     uint16_t rev, patch, date, time, fwcapa;
@@ -203,6 +207,7 @@ struct Bcm4331State {
     WifiMedium *medium;
     WifiMediumClient air;
     QEMUBH *tx_bh;
+    QEMUTimer *tbtt_timer;
     int32_t pos[3];
     int32_t txpower;
     bool rx_cd_erratum;
@@ -245,6 +250,7 @@ bool d11_irq_pending(Bcm4331State *s);
 void d11_update_irq(Bcm4331State *s);
 void d11_set_rfkill(Bcm4331State *s, bool blocked);
 uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off);
+uint64_t d11_tsf_now(Bcm4331State *s);
 void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v);
 
 /* d11-dma.c */
@@ -264,6 +270,13 @@ void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
                         uint32_t mask);
 void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val);
 void bcm_fw_reset(Bcm4331State *s);
+void bcm_fw_tbtt_update(Bcm4331State *s);
+void bcm_fw_init(Bcm4331State *s);
+void bcm_fw_exit(Bcm4331State *s);
+bool bcm_fw_engine_may_send(Bcm4331State *s, unsigned engine);
+void bcm_fw_engine_idle(Bcm4331State *s, unsigned engine);
+uint16_t bcm_fw_tx_fixup(Bcm4331State *s, unsigned engine, uint16_t cookie,
+                         uint8_t *frame);
 
 /* htphy.c */
 uint16_t bcm_phy_version(Bcm4331State *s);

@@ -229,7 +229,8 @@ static bool cck_rate_ok(uint16_t rate)
 }
 
 /* one frame: @buf = 118-byte TX header + MPDU; returns the status word 0 */
-static void d11_tx_frame(Bcm4331State *s, uint8_t *buf, size_t len)
+static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
+                         size_t len)
 {
     uint32_t mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
     uint16_t phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
@@ -259,6 +260,7 @@ static void d11_tx_frame(Bcm4331State *s, uint8_t *buf, size_t len)
                       (mac_ctl & D11_TXH_MAC_KEYALG_MASK) >>
                       D11_TXH_MAC_KEYALG_SHIFT);
     }
+    bcm_fw_tx_fixup(s, n, cookie, f);
     m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
                          : buf[D11_TXH_PLCP] / 5;
     if (!m.rate_500k || (!m.ofdm && !cck_rate_ok(m.rate_500k))) {
@@ -296,7 +298,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
     g_autofree uint8_t *buf = NULL;
 
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
-        dma_stopped(s, n, false)) {
+        dma_stopped(s, n, false) || !bcm_fw_engine_may_send(s, n)) {
         return false;
     }
     while (s->mac.tx_cd[n] != end) {
@@ -367,8 +369,9 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
             return false;
         }
         s->mac.tx_cd[n] = cd;
-        d11_tx_frame(s, buf, len);
+        d11_tx_frame(s, n, buf, len);
     }
+    bcm_fw_engine_idle(s, n);
     return false;
 }
 

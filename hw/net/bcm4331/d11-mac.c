@@ -266,6 +266,11 @@ static uint64_t d11_tsf(D11State *m)
     return d11_now_us() + m->tsf_offset;
 }
 
+uint64_t d11_tsf_now(Bcm4331State *s)
+{
+    return d11_tsf(&s->mac);
+}
+
 static void d11_tsf_set(D11State *m, uint64_t tsf)
 {
     m->tsf_offset = tsf - d11_now_us();
@@ -437,6 +442,7 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
         old = m->macctl;
         m->macctl = merge(old, val, mask);
         bcm_fw_macctl_changed(s, old, m->macctl);
+        bcm_fw_tbtt_update(s);
         return;
     case A_D11_MACCMD:
         m->maccmd = merge(m->maccmd, val, mask);
@@ -487,6 +493,12 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
         /* writing the high word commits both (atomic write) */
         d11_tsf_set(m, ((uint64_t)merge(d11_tsf(m) >> 32, val, mask) << 32) |
                     m->tsf_low_pending);
+        bcm_fw_tbtt_update(s);
+        return;
+    case A_D11_TSF_CFP_REP:
+    case A_D11_TSF_CFP_START:
+        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
+        bcm_fw_tbtt_update(s);
         return;
     case A_D11_RADIO24_CONTROL:
         if (mask & 0xffff) {

@@ -17,6 +17,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/timer.h"
 #include "migration/vmstate.h"
 #include "bcm4331.h"
 #include "trace.h"
@@ -168,10 +169,185 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
     }
 }
 
+/* ---- beacons (AP, mesh, IBSS): contract-b43-mac.md section 8 -------- */
+
+#define FW_SHM_DTIMPER          0x0012
+#define FW_SHM_BTL0             0x0018
+#define FW_SHM_BTL1             0x001a
+#define FW_SHM_TIMBPOS          0x001e
+#define FW_SHM_BEACPHYCTL       0x0054
+#define FW_SHM_MCASTCOOKIE      0x00a8
+#define FW_TPL_BEACON0          0x068
+#define FW_TPL_BEACON1          0x468
+#define FW_TPL_BEACON_MAX       0x200
+#define FW_MACCMD_BEACON_VALID(i) (1u << (i))
+#define FW_ENGINE_AFTER_DTIM    4
+
+/* the firmware beacons in AP/mesh (MACCTL.AP) and IBSS (INFRA clear) */
+static bool bcm_fw_beaconing(Bcm4331State *s)
+{
+    uint32_t c = s->mac.macctl;
+
+    return s->fw.psm_running && FIELD_EX32(c, D11_MACCTL, ENABLED) &&
+           !FIELD_EX32(c, D11_MACCTL, TBTTHOLD) &&
+           (FIELD_EX32(c, D11_MACCTL, AP) || !FIELD_EX32(c, D11_MACCTL, INFRA));
+}
+
+static uint32_t bcm_fw_beacon_interval_us(Bcm4331State *s)
+{
+    /* CFP_REP bits 31:6: beacon interval in us (b43 writes TU << 16) */
+    return s->mac.regs[A_D11_TSF_CFP_REP >> 2] >> 6;
+}
+
+void bcm_fw_tbtt_update(Bcm4331State *s)
+{
+    uint32_t iv = bcm_fw_beacon_interval_us(s);
+    uint32_t start = s->mac.regs[A_D11_TSF_CFP_START >> 2];
+    uint64_t tsf, next;
+
+    if (!s->tbtt_timer) {
+        return;
+    }
+    /* at least 1 TU: a guest cannot make the firmware beacon in a loop */
+    if (!bcm_fw_beaconing(s) || iv < 1024) {
+        timer_del(s->tbtt_timer);
+        return;
+    }
+    tsf = d11_tsf_now(s);
+    if ((uint32_t)tsf < start) {
+        next = (tsf & ~0xffffffffull) | start;
+    } else {
+        next = tsf + iv - ((uint32_t)tsf - start) % iv;
+    }
+    timer_mod(s->tbtt_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+              (int64_t)(next - tsf) * SCALE_US);
+}
+
+static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
+{
+    D11State *m = &s->mac;
+    uint32_t base = t ? FW_TPL_BEACON1 : FW_TPL_BEACON0;
+    uint32_t len = d11_shm_read16(s, t ? FW_SHM_BTL1 : FW_SHM_BTL0);
+    uint32_t timpos = d11_shm_read16(s, FW_SHM_TIMBPOS);
+    uint8_t period = d11_shm_read16(s, FW_SHM_DTIMPER);
+    uint8_t *tpl = &m->tpl[base];
+    uint8_t frame[FW_TPL_BEACON_MAX];
+    WifiFrameMeta meta = {
+        .freq_mhz = s->phy.freq_mhz,
+        .txpower_dbm = s->txpower,
+        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+    };
+    bool dtim = false;
+
+    /* the length includes the 6-byte PLCP; bounded by the template */
+    if (len < 6 + 24 + 12 || len > FW_TPL_BEACON_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: beacon template %u length "
+                      "%u invalid\n", t, len);
+        return;
+    }
+    memcpy(frame, tpl + 6, len - 6);
+    /* TIM: the firmware's own DTIM count, multicast-after-DTIM bit */
+    if (timpos + 4 < len && tpl[timpos] == 5 && tpl[timpos + 1] >= 4) {
+        uint8_t *tim = frame + timpos - 6;
+        uint32_t e4 = D11_DMA_BASE + 0x40 * FW_ENGINE_AFTER_DTIM;
+
+        tim[2] = s->fw.dtim_count;
+        dtim = s->fw.dtim_count == 0;
+        if (dtim && s->mac.tx_cd[FW_ENGINE_AFTER_DTIM] !=
+            (m->regs[(e4 + D11_DMA64_TXINDEX) >> 2] & D11_DMA64_CD_MASK)) {
+            tim[4] |= 1;        /* group frames follow */
+        }
+        s->fw.dtim_count = s->fw.dtim_count ? s->fw.dtim_count - 1
+                                            : (period ? period - 1 : 0);
+    } else {
+        dtim = true;
+    }
+    /* timestamp: the TSF at transmission */
+    stq_le_p(frame + 24, d11_tsf_now(s));
+    meta.ofdm = d11_shm_read16(s, FW_SHM_BEACPHYCTL) & 1;
+    meta.rate_500k = meta.ofdm ? 12 : 2;
+    meta.airtime_us = wifi_airtime_us(len - 6 + 4, meta.rate_500k, meta.ofdm,
+                                      false);
+    trace_bcm4331_fw_beacon(t, len - 6, dtim);
+    if (d11_radio_on(s)) {
+        wifi_medium_send(&s->air, frame, len - 6, &meta);
+    }
+    if (dtim) {
+        s->fw.after_dtim = true;
+        d11_dma_kick(s);
+    }
+}
+
+static void bcm_fw_tbtt(void *opaque)
+{
+    Bcm4331State *s = opaque;
+    D11State *m = &s->mac;
+    unsigned a = s->fw.beacon_active, o = !a;
+
+    if (!bcm_fw_beaconing(s)) {
+        return;
+    }
+    /* template ping-pong: switch to a newly validated template */
+    if (m->maccmd & FW_MACCMD_BEACON_VALID(o)) {
+        if (m->maccmd & FW_MACCMD_BEACON_VALID(a)) {
+            m->maccmd &= ~FW_MACCMD_BEACON_VALID(a);
+        }
+        s->fw.beacon_active = a = o;
+        m->irq_reason |= D11_IRQ_BEACON;
+        d11_update_irq(s);
+    }
+    if (m->maccmd & FW_MACCMD_BEACON_VALID(a)) {
+        bcm_fw_send_beacon(s, a);
+    }
+    bcm_fw_tbtt_update(s);
+}
+
+/* engine 4 (SEND_AFTER_DTIM) sends only after a DTIM beacon in AP mode */
+bool bcm_fw_engine_may_send(Bcm4331State *s, unsigned engine)
+{
+    return engine != FW_ENGINE_AFTER_DTIM ||
+           !FIELD_EX32(s->mac.macctl, D11_MACCTL, AP) || s->fw.after_dtim;
+}
+
+void bcm_fw_engine_idle(Bcm4331State *s, unsigned engine)
+{
+    if (engine == FW_ENGINE_AFTER_DTIM) {
+        s->fw.after_dtim = false;
+    }
+}
+
+/* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
+uint16_t bcm_fw_tx_fixup(Bcm4331State *s, unsigned engine, uint16_t cookie,
+                         uint8_t *frame)
+{
+    if (engine == FW_ENGINE_AFTER_DTIM &&
+        cookie == d11_shm_read16(s, FW_SHM_MCASTCOOKIE)) {
+        frame[1] &= ~0x20;
+    }
+    return cookie;
+}
+
+void bcm_fw_init(Bcm4331State *s)
+{
+    s->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, bcm_fw_tbtt, s);
+}
+
+void bcm_fw_exit(Bcm4331State *s)
+{
+    timer_free(s->tbtt_timer);
+    s->tbtt_timer = NULL;
+}
+
 void bcm_fw_reset(Bcm4331State *s)
 {
     FwState *fw = &s->fw;
 
+    fw->beacon_active = 0;
+    fw->dtim_count = 0;
+    fw->after_dtim = false;
+    if (s->tbtt_timer) {
+        timer_del(s->tbtt_timer);
+    }
     fw->psm_running = false;
     fw->ucode_bytes = 0;
     memset(fw->ucode_head, 0, sizeof(fw->ucode_head));
@@ -181,7 +357,7 @@ static int bcm_fw_post_load(void *opaque, int version_id)
 {
     FwState *fw = opaque;
 
-    return fw->ucode_bytes > 0x40000 ? -EINVAL : 0;
+    return fw->ucode_bytes > 0x40000 || fw->beacon_active > 1 ? -EINVAL : 0;
 }
 
 const VMStateDescription vmstate_bcm_fw = {
@@ -199,6 +375,9 @@ const VMStateDescription vmstate_bcm_fw = {
         VMSTATE_UINT16(time, FwState),
         VMSTATE_UINT16(fwcapa, FwState),
         VMSTATE_BOOL(stub, FwState),
+        VMSTATE_UINT8(beacon_active, FwState),
+        VMSTATE_UINT8(dtim_count, FwState),
+        VMSTATE_BOOL(after_dtim, FwState),
         VMSTATE_END_OF_LIST()
     },
 };
