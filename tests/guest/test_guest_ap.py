@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Guest test: a guest's hostapd on its bcm4331 as access point, a station
-in another QEMU process, one air over UDP multicast on 127.0.0.1.
+in another QEMU process, a third in monitor mode, one air over UDP
+multicast on 127.0.0.1.
 
 Guest A runs hostapd (open network, channel 6) on b43; guest B scans,
-associates and both ping each other without loss, then iperf3 both ways.
-No b43/bcma error or warning on either side.
+associates and both ping each other without loss, then iperf3 both ways;
+guest C's tcpdump on a monitor interface sees the beacons and the
+station's frames.  No b43/bcma error or warning anywhere.
 """
 
 import os
@@ -44,6 +46,20 @@ iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
 iperf3 -c 192.168.77.1 -t 3 -f m -R | grep -E 'sender|receiver'
 """
 
+MON = r"""
+wait-for '[ -e /sys/class/net/wlan0 ]' 60
+iw dev wlan0 set type monitor
+ip link set wlan0 up
+iw dev wlan0 set channel 6 && echo "monitor on channel 6"
+timeout 70 tcpdump -i wlan0 -n -e -c 4000 > /tmp/cap.txt 2>/dev/null
+echo "beacons $(grep -c 'Beacon (GUEST)' /tmp/cap.txt)"
+# unicast from the station to the AP: addressed to neither the monitor
+echo "sta unicast $(grep 'DA:02:00:00:00:00:0a' /tmp/cap.txt |
+                    grep -c 'SA:02:00:00:00:00:0b')"
+grep -m 3 'DA:02:00:00:00:00:0a' /tmp/cap.txt
+true
+"""
+
 check = Checks()
 
 
@@ -56,8 +72,10 @@ def main():
                                "bcm4331,addr=04.0,medium=air0,mac=" + mac])
               for name, script, mac in (("guest-ap", AP, "02:00:00:00:00:0a"),
                                         ("guest-sta", STA,
-                                         "02:00:00:00:00:0b"))]
-    ap, sta = run_guests(guests)
+                                         "02:00:00:00:00:0b"),
+                                        ("guest-monitor", MON,
+                                         "02:00:00:00:00:0c"))]
+    ap, sta, mon = run_guests(guests)
     print(ap.output)
     print(sta.output)
     for r in (ap, sta):
@@ -77,7 +95,16 @@ def main():
     rates = re.findall(r"([\d.]+) Mbits/sec.*receiver", sta.output)
     check(len(rates) == 2 and all(float(x) > 0 for x in rates),
           "iperf3 both ways (%s Mbit/s)" % rates, sta)
-    return check.finish([ap, sta])
+    print(mon.output)
+    check(mon.ok, "scenario ran to the end", mon)
+    check("monitor on channel 6" in mon.output, "monitor interface", mon)
+    m = re.search(r"beacons (\d+)", mon.output)
+    check(m is not None and int(m.group(1)) > 0,
+          "monitor sees the AP's beacons", mon)
+    m = re.search(r"sta unicast (\d+)", mon.output)
+    check(m is not None and int(m.group(1)) > 0,
+          "monitor sees the station's unicast frames to the AP", mon)
+    return check.finish([ap, sta, mon])
 
 
 if __name__ == "__main__":

@@ -535,7 +535,17 @@ static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
         return false;
     }
     d11_own_mac(s, own, 0);
-    return wifi_is_group(f + 4) || !memcmp(f + 4, own, 6);
+    if (wifi_is_group(f + 4) || !memcmp(f + 4, own, 6)) {
+        return true;
+    }
+    /*
+     * Everything else only for a monitor: b43 cannot set PROMISC on this
+     * core, but asks for control frames and all beacons (mac80211's
+     * FIF_CONTROL and FIF_BCN_PRBRESP_PROMISC with a monitor interface).
+     */
+    return FIELD_EX32(s->mac.macctl, D11_MACCTL, PROMISC) ||
+           (FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL) &&
+            FIELD_EX32(s->mac.macctl, D11_MACCTL, BEACPROMISC));
 }
 
 static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
