@@ -316,9 +316,6 @@ static uint32_t bcma_cc_read32(Bcm4331State *s, uint32_t off)
     case A_CC_SROM_CONTROL:
         return b->sprom_words ? BCMA_CC_SROM_PRESENT | BCMA_CC_SROM_SIZE_4K
                               : 0;
-    case A_CLKCTLST:
-        return bcma_clkctlst_read(&b->core[bcma_core_index(s,
-                                           BCMA_CORE_CHIPCOMMON)]);
     case A_CC_GPIOIN:
         /* pins driven by us read back; undriven pins read low */
         return cc->regs[A_CC_GPIOOUT >> 2] & cc->regs[A_CC_GPIOOUTEN >> 2];
@@ -370,12 +367,6 @@ static void bcma_cc_write32(Bcm4331State *s, uint32_t off, uint32_t val,
         qemu_log_mask(LOG_UNIMP, "bcm4331: SPROM/OTP programming through "
                       "SROM_CONTROL is not modelled (0x%x)\n", val);
         return;
-    case A_CLKCTLST: {
-        BcmaCoreState *c = &b->core[bcma_core_index(s, BCMA_CORE_CHIPCOMMON)];
-
-        bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
-        return;
-    }
     case A_CC_PMU_CTL:
         val = (cc->regs[off >> 2] & ~mask) | (val & mask);
         if (FIELD_EX32(val, CC_PMU_CTL, PLL_UPD)) {
@@ -508,9 +499,6 @@ static uint32_t bcma_pcie_read32(Bcm4331State *s, uint32_t off)
         }
         r = bcma_pcie_ind(p, false);
         return r ? *r : 0xffffffff;
-    case A_CLKCTLST:
-        return bcma_clkctlst_read(&s->bcma.core[bcma_core_index(s,
-                                               BCMA_CORE_PCIE)]);
     default:
         return p->regs[off >> 2];
     }
@@ -559,40 +547,10 @@ static void bcma_pcie_write32(Bcm4331State *s, uint32_t off, uint32_t val,
             *r = (*r & ~mask) | (val & mask);
         }
         return;
-    case A_CLKCTLST: {
-        BcmaCoreState *c = &s->bcma.core[bcma_core_index(s, BCMA_CORE_PCIE)];
-
-        bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
-        return;
-    }
     default:
         p->regs[off >> 2] = v;
         return;
     }
-}
-
-/* ------------------------------------------------------------------ */
-/* 802.11 core: CLKCTLST here, the MAC registers in d11-mac.c          */
-
-static uint32_t bcma_d11_read32(Bcm4331State *s, uint32_t off, uint32_t mask)
-{
-    if (off == A_CLKCTLST) {
-        return bcma_clkctlst_read(&s->bcma.core[bcma_core_index(s,
-                                               BCMA_CORE_80211)]);
-    }
-    return d11_mmio_read(s, off, mask);
-}
-
-static void bcma_d11_write32(Bcm4331State *s, uint32_t off, uint32_t val,
-                             uint32_t mask)
-{
-    if (off == A_CLKCTLST) {
-        BcmaCoreState *c = &s->bcma.core[bcma_core_index(s, BCMA_CORE_80211)];
-
-        bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
-        return;
-    }
-    d11_mmio_write(s, off, val, mask);
 }
 
 /* ------------------------------------------------------------------ */
@@ -727,13 +685,17 @@ const char *bcma_target_name(Bcm4331State *s, uint32_t addr)
 static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off,
                                  uint32_t mask)
 {
+    /* clock control/status: the same register in every core */
+    if (off == A_CLKCTLST) {
+        return bcma_clkctlst_read(&s->bcma.core[i]);
+    }
     switch (s->bcma.chip->cores[i].type) {
     case BCMA_CORE_CHIPCOMMON:
         return bcma_cc_read32(s, off);
     case BCMA_CORE_PCIE:
         return bcma_pcie_read32(s, off);
     case BCMA_CORE_80211:
-        return bcma_d11_read32(s, off, mask);
+        return d11_mmio_read(s, off, mask);    /* d11-mac.c */
     }
     g_assert_not_reached();
 }
@@ -741,6 +703,12 @@ static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off,
 static void bcma_core_write32(Bcm4331State *s, unsigned i, uint32_t off,
                               uint32_t val, uint32_t mask)
 {
+    BcmaCoreState *c = &s->bcma.core[i];
+
+    if (off == A_CLKCTLST) {
+        bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
+        return;
+    }
     switch (s->bcma.chip->cores[i].type) {
     case BCMA_CORE_CHIPCOMMON:
         bcma_cc_write32(s, off, val, mask);
@@ -749,7 +717,7 @@ static void bcma_core_write32(Bcm4331State *s, unsigned i, uint32_t off,
         bcma_pcie_write32(s, off, val, mask);
         return;
     case BCMA_CORE_80211:
-        bcma_d11_write32(s, off, val, mask);
+        d11_mmio_write(s, off, val, mask);
         return;
     }
     g_assert_not_reached();
