@@ -28,9 +28,9 @@ ip addr add 192.168.77.1/24 dev wlan0
 iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 ping -c 10 -i 0.2 192.168.77.2
-# stay up while the station measures
-sleep 30
-true
+# stay up until the station has measured and left
+wait-for '! iw dev wlan0 station dump | grep -q Station' 180
+echo "station left"
 """
 
 STA = r"""
@@ -42,8 +42,9 @@ iw dev wlan0 connect GUEST
 wait-for 'iw dev wlan0 link | grep -q Connected' 20 && echo "connected"
 ip addr add 192.168.77.2/24 dev wlan0
 ping -c 10 -i 0.2 192.168.77.1
-iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
-iperf3 -c 192.168.77.1 -t 3 -f m -R | grep -E 'sender|receiver'
+timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
+timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m -R | grep -E 'sender|receiver'
+iw dev wlan0 disconnect
 """
 
 MON = r"""
