@@ -52,9 +52,13 @@ wait-for '[ -e /sys/class/net/wlan0 ]' 60
 iw dev wlan0 set type monitor
 ip link set wlan0 up
 iw dev wlan0 set channel 6 && echo "monitor on channel 6"
-timeout 70 tcpdump -i wlan0 -n -e -c 4000 > /tmp/cap.txt 2>/dev/null
+tcpdump -i wlan0 -n -e -l > /tmp/cap.txt 2>/dev/null &
+# until the station's unicast to the AP (addressed to neither us) shows up
+wait-for "grep 'DA:02:00:00:00:00:0a' /tmp/cap.txt |
+          grep -q 'SA:02:00:00:00:00:0b'" 240
+sleep 1
+kill %1
 echo "beacons $(grep -c 'Beacon (GUEST)' /tmp/cap.txt)"
-# unicast from the station to the AP: addressed to neither the monitor
 echo "sta unicast $(grep 'DA:02:00:00:00:00:0a' /tmp/cap.txt |
                     grep -c 'SA:02:00:00:00:00:0b')"
 grep -m 3 'DA:02:00:00:00:00:0a' /tmp/cap.txt
