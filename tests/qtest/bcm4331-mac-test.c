@@ -595,6 +595,73 @@ static void test_misc(void)
     card_close(&c);
 }
 
+static void wait_migration(QTestState *qts, const char *cmd)
+{
+    for (int i = 0; i < 1000; i++) {
+        QDict *r = qtest_qmp(qts, "{ 'execute': %s }", cmd);
+        QDict *ret = qdict_get_qdict(r, "return");
+        const char *st = ret && qdict_haskey(ret, "status") ?
+                         qdict_get_str(ret, "status") : "";
+        bool done = !strcmp(st, "completed");
+
+        g_assert_cmpstr(st, !=, "failed");
+        qobject_unref(r);
+        if (done) {
+            return;
+        }
+        g_usleep(10 * 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* the card's state survives a migration (VMState of all its parts) */
+static void test_migration(void)
+{
+    g_autofree char *file = g_strdup_printf("%s/bcm4331-mig-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri_out = g_strdup_printf("exec:cat > %s", file);
+    g_autofree char *uri_in = g_strdup_printf("exec:cat %s", file);
+    static const uint16_t bw1_ch6 = 0x3d3;
+    Card c, d;
+    QDict *r;
+
+    card_open(&c, ",mac=02:11:22:33:44:55");
+    boot(&c, stub784, ARRAY_SIZE(stub784));
+    shm_w32(&c, 0x200, 0xfeedf00d);
+    phy_w(&c, 0x810, 0x2);
+    phy_w(&c, 0x1ce, bw1_ch6);
+    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    qpci_config_writel(c.dev, 0x94, 0x200);
+    g_assert_true(intx(&c));
+    r = qtest_qmp(c.qts, "{ 'execute': 'migrate', 'arguments': "
+                  "{ 'uri': %s } }", uri_out);
+    qobject_unref(r);
+    wait_migration(c.qts, "query-migrate");
+
+    d.qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0,"
+                        "mac=02:11:22:33:44:55 -incoming defer");
+    r = qtest_qmp(d.qts, "{ 'execute': 'migrate-incoming', 'arguments': "
+                  "{ 'uri': %s } }", uri_in);
+    qobject_unref(r);
+    wait_migration(d.qts, "query-migrate");
+    d.bus = qpci_new_pc(d.qts, NULL);
+    d.dev = qpci_device_find(d.bus, QPCI_DEVFN(4, 0));
+    /* same BAR address as the source (config space migrated) */
+    d.bar0 = c.bar0;
+    g_assert_cmphex(qpci_config_readl(d.dev, 0x80), ==, 0x18001000);
+    g_assert_cmphex(rl(&d, AGENT + 0x408), ==, 0x2005);
+    g_assert_cmphex(rl(&d, D11 + MACCTL), ==, rl(&c, D11 + MACCTL));
+    g_assert_cmphex(shm_r32(&d, 0x200), ==, 0xfeedf00d);
+    g_assert_cmphex(shm_r16(&d, 0x0), ==, 784);
+    g_assert_cmpuint(qom_u32(&d, "channel"), ==, 6);
+    g_assert_true(intx(&d));                        /* line re-derived */
+    g_free(d.dev);
+    qpci_free_pc(d.bus);
+    qtest_quit(d.qts);
+    card_close(&c);
+    unlink(file);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -609,6 +676,7 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/mac/rfkill", test_rfkill);
     qtest_add_func("/bcm4331/mac/phy-radio", test_phy_radio);
     qtest_add_func("/bcm4331/mac/misc", test_misc);
+    qtest_add_func("/bcm4331/mac/migration", test_migration);
 
     return g_test_run();
 }

@@ -262,6 +262,7 @@ static int bcm4331_post_load(void *opaque, int version_id)
 {
     bcm4331_update_irq(opaque);
     bcm_fw_tbtt_update(opaque);     /* the TBTT timer follows the TSF */
+    d11_dma_kick(opaque);           /* frames posted before the move */
     return 0;
 }
 
