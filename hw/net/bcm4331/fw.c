@@ -246,8 +246,13 @@ static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
         return;
     }
     memcpy(frame, tpl + 6, len - 6);
-    /* TIM: the firmware's own DTIM count, multicast-after-DTIM bit */
-    if (timpos + 4 < len && tpl[timpos] == 5 && tpl[timpos + 1] >= 4) {
+    /*
+     * TIM: the firmware's own DTIM count, multicast-after-DTIM bit.
+     * TIMBPOS comes from the guest: it must point past PLCP, MAC header
+     * and fixed fields, and the element must fit in the template.
+     */
+    if (timpos >= 6 + 24 + 12 && timpos + 4 < len && tpl[timpos] == 5 &&
+        tpl[timpos + 1] >= 4) {
         uint8_t *tim = frame + timpos - 6;
         uint32_t e4 = D11_DMA_BASE + 0x40 * FW_ENGINE_AFTER_DTIM;
 
