@@ -29,7 +29,9 @@ iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 ping -c 10 -i 0.2 192.168.77.2
 # stay up until the station has measured and left
-wait-for '! iw dev wlan0 station dump | grep -q Station' 180
+# (absent twice, 2 s apart: one empty answer is not a departure)
+wait-for '! iw dev wlan0 station dump | grep -q Station && sleep 2 &&
+          ! iw dev wlan0 station dump | grep -q Station' 180
 echo "station left"
 """
 
