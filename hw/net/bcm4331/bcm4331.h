@@ -265,6 +265,11 @@ uint32_t d11_txstat_pop(Bcm4331State *s);
 uint32_t d11_txstat_word1(Bcm4331State *s);
 bool d11_radio_on(Bcm4331State *s);
 
+/* d11-crypto.c: the hardware key table and frame protection */
+size_t d11_tx_encrypt(Bcm4331State *s, uint32_t mac_ctl, uint8_t *f,
+                      size_t len, size_t cap);
+uint32_t d11_rx_decrypt(Bcm4331State *s, uint8_t *f, size_t len);
+
 /* fw.c */
 void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
                         uint32_t mask);

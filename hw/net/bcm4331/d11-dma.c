@@ -22,6 +22,7 @@
 #include "hw/pci/pci_device.h"
 #include "system/dma.h"
 #include <zlib.h>
+#include "hw/net/wifi/crypto.h"
 #include "bcm4331.h"
 #include "trace.h"
 
@@ -37,6 +38,8 @@
 /* descriptors one frame may span: b43 uses 2 (header, frame) */
 #define D11_TX_MAX_DESC         8
 #define D11_TX_MAX_BYTES        (D11_TXH_LEN + WIFI_MAX_FRAME)
+/* what encryption appends: the CCMP MIC (WEP/TKIP: the 4-byte ICV) */
+#define D11_TX_CRYPTO_ROOM      WIFI_CCMP_MIC_LEN
 
 static uint32_t *dma_reg(Bcm4331State *s, unsigned n, uint32_t rel)
 {
@@ -254,13 +257,17 @@ static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
         d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
         return;
     }
-    if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
-        qemu_log_mask(LOG_UNIMP, "bcm4331: hardware encryption (key "
-                      "algorithm %u) not implemented: frame sent as is\n",
-                      (mac_ctl & D11_TXH_MAC_KEYALG_MASK) >>
-                      D11_TXH_MAC_KEYALG_SHIFT);
-    }
     bcm_fw_tx_fixup(s, n, cookie, f);
+    if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
+        /* hardware key: encrypt the body, append ICV/MIC (section 7.4) */
+        flen = d11_tx_encrypt(s, mac_ctl, f, flen,
+                              D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM -
+                              D11_TXH_LEN);
+        if (!flen) {
+            d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
+            return;
+        }
+    }
     m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
                          : buf[D11_TXH_PLCP] / 5;
     if (!m.rate_500k || (!m.ofdm && !cck_rate_ok(m.rate_500k))) {
@@ -311,7 +318,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
             return true;        /* more to do: reschedule */
         }
         if (!buf) {
-            buf = g_malloc(D11_TX_MAX_BYTES);
+            buf = g_malloc(D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM);
         }
         /* gather SOF..EOF; each descriptor is bounded and checked */
         for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
@@ -560,7 +567,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     g_autofree uint8_t *buf = NULL;
     size_t total, flen = len + 4;           /* frame + FCS */
     uint64_t tsf;
-    uint32_t fcs;
+    uint32_t fcs, macstat;
     uint64_t a;
     D11Desc d;
 
@@ -588,12 +595,15 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
         return;
     }
     buf = g_malloc0(total);
+    /* a protected frame for which the key table has a key: decrypt */
+    memcpy(buf + fo + D11_PLCP_LEN, f, len);
+    macstat = d11_rx_decrypt(s, buf + fo + D11_PLCP_LEN, len);
     /* RX header, format 598 */
     stw_le_p(buf + 0x00, D11_PLCP_LEN + flen);
     stw_le_p(buf + 0x04, meta->ofdm ? D11_RX_PHYST0_OFDM :
              meta->short_preamble ? D11_RX_PHYST0_SHORTPRMBL : 0);
     buf[0x09] = buf[0x0a] = buf[0x0b] = meta->signal_dbm;
-    stl_le_p(buf + 0x10, 0);
+    stl_le_p(buf + 0x10, macstat);
     tsf = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / SCALE_US +
           s->mac.tsf_offset;
     stw_le_p(buf + 0x14, (tsf - meta->airtime_us - 1) & 0xffff);
@@ -607,8 +617,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
         buf[fo + 1] = 0x04;
         stw_le_p(buf + fo + 2, DIV_ROUND_UP(octets * 16, meta->rate_500k));
     }
-    memcpy(buf + fo + D11_PLCP_LEN, f, len);
-    fcs = crc32(0, f, len);
+    fcs = crc32(0, f, len);             /* the FCS of the frame on air */
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
 
     a = d.addr;

@@ -103,6 +103,19 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_UCODESTAT_ACTIVE    2
 #define D11_UCODESTAT_SUSP      3
 #define D11_KTP_DEFAULT         0x0400  /* key table at byte 0x0800 */
+#define D11_SHM_SH_HOSTF1       0x005e
+#define D11_HF_USEDEFKEYS       0x4000  /* WEP: default keys by key ID */
+#define D11_SHM_SH_KEYIDXBLOCK  0x05d4  /* per slot: slot << 4 | algorithm */
+
+/* hardware key table (b43's new index API, firmware >= 351) */
+#define D11_NR_KEYS             54      /* 4 default + 50 pairwise slots */
+#define D11_NR_GROUP_KEYS       4
+#define D11_KEY_SIZE            16
+#define D11_KEYALG_NONE         0
+#define D11_KEYALG_WEP40        1
+#define D11_KEYALG_TKIP         2
+#define D11_KEYALG_AES          3
+#define D11_KEYALG_WEP104       4
 
 #define D11_TXSTAT_FIFO         1024    /* > 5 rings x 128 frames in flight */
 
@@ -161,11 +174,16 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_TXH_MAC_LONGFRAME   0x00000002
 #define D11_TXH_MAC_KEYALG_SHIFT 16
 #define D11_TXH_MAC_KEYALG_MASK 0x00070000
+#define D11_TXH_MAC_KEYIDX_SHIFT 20
+#define D11_TXH_MAC_KEYIDX_MASK 0x0ff00000
 #define D11_TXH_PHY_ENC_OFDM    0x0001
 #define D11_TXH_PHY_SHORTPRMBL  0x0010
 #define D11_RXH_LEN             24
 #define D11_RX_PHYST0_OFDM      0x0001
 #define D11_RX_PHYST0_SHORTPRMBL 0x0080
+#define D11_RX_MAC_DEC          0x00000008  /* decryption attempted */
+#define D11_RX_MAC_DECERR       0x00000010  /* ... and failed */
+#define D11_RX_MAC_KEYIDX_SHIFT 5           /* key slot, 6 bits */
 #define D11_PLCP_LEN            6
 
 /* HT-PHY: version, PHY registers the model gives meaning to */
