@@ -286,6 +286,9 @@ def main():
         os.chmod(os.path.join(initrd, d, "default.script"), 0o755)
     os.chmod(os.path.join(initrd, "init"), 0o755)
     os.symlink("/bin/busybox", os.path.join(initrd, "bin/sh"))
+    # the kernel's request_module() runs /sbin/modprobe: mac80211 loads
+    # ccm/gcm/cmac that way when a WPA2 key is installed
+    os.symlink("/bin/busybox", os.path.join(initrd, "sbin/modprobe"))
     with open(os.path.join(initrd, "etc/passwd"), "w") as f:
         f.write("root:x:0:0:root:/root:/bin/sh\n"
                 "tcpdump:x:104:109::/nonexistent:/bin/false\n")
