@@ -13,6 +13,13 @@
  * untrusted: every field is checked before use.  Frame formats: IEEE
  * 802.11-2020 clause 9.
  *
+ * With passphrase=, the network is WPA2-PSK (RSN, CCMP only): the PMK is
+ * PBKDF2(passphrase, SSID); after association the AP runs the 4-way
+ * handshake (IEEE 802.11-2020 12.7.6, EAPOL-Key descriptor version 2:
+ * HMAC-SHA1-128 MIC, AES key wrap), hands out its group key in message 3,
+ * and from then on data frames are CCMP-protected both ways, with a PN
+ * replay check on receive.  Only EAPOL passes the port before that.
+ *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
@@ -28,6 +35,8 @@
 #include "net/net.h"
 #include "system/reset.h"
 #include "hw/net/wifi/medium.h"
+#include "hw/net/wifi/crypto.h"
+#include "qemu/guest-random.h"
 #include "trace.h"
 
 #define TYPE_WIFI_AP "wifi-ap"
@@ -64,6 +73,37 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define WLAN_STATUS_AP_FULL             17
 #define WLAN_REASON_CLASS2_NONAUTH      6
 #define WLAN_REASON_CLASS3_NONASSOC     7
+#define WLAN_REASON_4WAY_TIMEOUT        15
+#define WLAN_STATUS_INVALID_IE          40
+
+#define ETH_P_PAE           0x888e
+/* EAPOL-Key Key Information (IEEE 802.11-2020 12.7.2) */
+#define KI_VER_AES_SHA1     2
+#define KI_PAIRWISE         0x0008
+#define KI_INSTALL          0x0040
+#define KI_ACK              0x0080
+#define KI_MIC              0x0100
+#define KI_SECURE           0x0200
+#define KI_ENC_DATA         0x1000
+/* EAPOL header (4) + descriptor up to the key data length (95) */
+#define EAPOL_KEY_LEN       99
+#define EAPOL_MIC_OFF       81
+#define WPA_GTK_IDX         1
+#define WPA_RETRIES         4
+
+enum { WPA_IDLE, WPA_MSG1, WPA_MSG3, WPA_DONE };
+
+/* a station's 4-way handshake and pairwise key */
+typedef struct WifiApWpa {
+    uint8_t state;
+    uint8_t tries;
+    uint64_t replay;
+    uint8_t anonce[32];
+    uint8_t ptk[48];            /* KCK | KEK | TK */
+    uint64_t tx_pn;
+    uint64_t rx_pn;
+    int64_t deadline;           /* retransmit the last message then */
+} WifiApWpa;
 
 enum { STA_NONE, STA_AUTH, STA_ASSOC };
 
@@ -90,6 +130,23 @@ struct WifiApState {
     int64_t tsf_base_ns;
     uint16_t seq;
     WifiApSta sta[WIFI_AP_MAX_STA];
+
+    /* WPA2-PSK (passphrase set) */
+    char *passphrase;
+    uint8_t pmk[32];
+    uint8_t gtk[16];
+    uint64_t gtk_pn;
+    QEMUTimer *eapol_timer;
+    WifiApWpa wpa[WIFI_AP_MAX_STA];
+};
+
+/* RSN element: CCMP group and pairwise, PSK (IEEE 802.11-2020 9.4.2.24) */
+static const uint8_t wifi_rsn_ie[] = {
+    48, 20, 1, 0,
+    0x00, 0x0f, 0xac, 4,                /* group: CCMP */
+    1, 0, 0x00, 0x0f, 0xac, 4,          /* pairwise: CCMP */
+    1, 0, 0x00, 0x0f, 0xac, 2,          /* AKM: PSK */
+    0, 0,                               /* capabilities */
 };
 
 static const uint8_t wifi_rates[] = {
@@ -182,7 +239,8 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
 
     stq_le_p(p, wifi_ap_tsf(s));
     stw_le_p(p + 8, s->beacon_int);
-    stw_le_p(p + 10, 0x0401);           /* ESS, short slot time */
+    /* ESS, short slot time, privacy with WPA2 */
+    stw_le_p(p + 10, 0x0401 | (s->passphrase ? 0x0010 : 0));
     n = 12;
     n += wifi_ie(p + n, 0, s->ssid, strlen(s->ssid));
     n += wifi_ie(p + n, 1, wifi_rates, sizeof(wifi_rates));
@@ -191,6 +249,10 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
         n += wifi_ie(p + n, 5, tim, sizeof(tim));
     }
     n += wifi_ie(p + n, 42, &erp, 1);
+    if (s->passphrase) {
+        memcpy(p + n, wifi_rsn_ie, sizeof(wifi_rsn_ie));
+        n += sizeof(wifi_rsn_ie);
+    }
     n += wifi_ie(p + n, 50, wifi_ext_rates, sizeof(wifi_ext_rates));
     return n;
 }
@@ -268,6 +330,251 @@ static const uint8_t *wifi_find_ie(const uint8_t *p, const uint8_t *end,
     return NULL;
 }
 
+/* ---- WPA2-PSK: protected data and the 4-way handshake ---------------- */
+
+static WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
+{
+    return &s->wpa[sta - s->sta];
+}
+
+/*
+ * A data frame from the AP (FromDS) to @da, @body = LLC/SNAP + payload.
+ * On a WPA2 network it is CCMP-protected, with the station's pairwise key
+ * or, for group addresses, the group key; @plain sends it unprotected
+ * (EAPOL before the keys are in place).  Stations whose handshake is not
+ * done get nothing but EAPOL.
+ */
+static bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
+                              const uint8_t *sa, const uint8_t *body,
+                              size_t blen, bool plain)
+{
+    uint8_t f[WIFI_MAX_FRAME];
+    const uint8_t *key = NULL;
+    unsigned keyid = 0;
+    uint64_t pn = 0;
+    size_t n;
+
+    if (blen > WIFI_MAX_FRAME - WIFI_HDR_LEN - WIFI_CCMP_HDR_LEN -
+               WIFI_CCMP_MIC_LEN) {
+        return false;
+    }
+    if (s->passphrase && !plain) {
+        if (wifi_is_group(da)) {
+            key = s->gtk;
+            pn = ++s->gtk_pn;
+            keyid = WPA_GTK_IDX;
+        } else {
+            WifiApSta *sta = wifi_ap_sta(s, da, false);
+            WifiApWpa *w = sta ? wifi_ap_wpa(s, sta) : NULL;
+
+            if (!w || w->state != WPA_DONE) {
+                return false;           /* port not authorized */
+            }
+            key = w->ptk + 32;
+            pn = ++w->tx_pn;
+        }
+    }
+    n = wifi_hdr(s, f, FC_TYPE_DATA, 0,
+                 FC1_FROMDS | (key ? FC1_PROTECTED : 0), da,
+                 wifi_ap_bssid(s), sa);
+    if (key) {
+        f[n] = pn;
+        f[n + 1] = pn >> 8;
+        f[n + 2] = 0;
+        f[n + 3] = 0x20 | keyid << 6;   /* ExtIV, key ID */
+        stl_le_p(f + n + 4, pn >> 16);
+        n += WIFI_CCMP_HDR_LEN;
+    }
+    memcpy(f + n, body, blen);
+    n += blen;
+    if (key) {
+        n = wifi_encrypt(WIFI_CIPHER_CCMP, key, f, n, sizeof(f));
+    }
+    return wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
+}
+
+/* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
+static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    uint8_t b[8 + EAPOL_KEY_LEN + 64] = { 0 };
+    uint8_t *e = b + 8, *k = e + 4;
+    uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
+    size_t kdl = 0;
+    char buf[18];
+
+    memcpy(b, rfc1042, 6);
+    stw_be_p(b + 6, ETH_P_PAE);
+    w->replay++;
+    if (w->state == WPA_MSG3) {
+        /* key data: our RSN element, the GTK KDE, padding; wrapped */
+        uint8_t kd[48];
+        size_t n = sizeof(wifi_rsn_ie);
+
+        memcpy(kd, wifi_rsn_ie, n);
+        kd[n++] = 0xdd;
+        kd[n++] = 22;
+        kd[n++] = 0x00;
+        kd[n++] = 0x0f;
+        kd[n++] = 0xac;
+        kd[n++] = 1;                    /* GTK KDE */
+        kd[n++] = WPA_GTK_IDX;
+        kd[n++] = 0;
+        memcpy(kd + n, s->gtk, 16);
+        n += 16;
+        kd[n++] = 0xdd;
+        while (n % 8) {
+            kd[n++] = 0;
+        }
+        wifi_aes_wrap(w->ptk + 16, kd, n, k + 95);
+        kdl = n + 8;
+        info |= KI_INSTALL | KI_MIC | KI_SECURE | KI_ENC_DATA;
+        for (int i = 0; i < 6; i++) {
+            k[61 + i] = s->gtk_pn >> (8 * i);   /* key RSC of the GTK */
+        }
+    }
+    e[0] = 2;                           /* 802.1X-2004 */
+    e[1] = 3;                           /* EAPOL-Key */
+    stw_be_p(e + 2, 95 + kdl);
+    k[0] = 2;                           /* RSN key descriptor */
+    stw_be_p(k + 1, info);
+    stw_be_p(k + 3, 16);                /* CCMP key length */
+    stq_be_p(k + 5, w->replay);
+    memcpy(k + 13, w->anonce, 32);
+    stw_be_p(k + 93, kdl);
+    if (info & KI_MIC) {
+        wifi_hmac_sha1_128(w->ptk, e, 4 + 95 + kdl, e + EAPOL_MIC_OFF);
+    }
+    w->deadline = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  NANOSECONDS_PER_SECOND;
+    if (!timer_pending(s->eapol_timer) ||
+        timer_expire_time_ns(s->eapol_timer) > w->deadline) {
+        timer_mod(s->eapol_timer, w->deadline);
+    }
+    trace_wifi_ap_wpa(s->ssid, mac_str(sta->addr, buf),
+                      w->state == WPA_MSG1 ? 1 : 3, "sent");
+    wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), b, 8 + 4 + 95 + kdl,
+                      true);
+}
+
+static void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+
+    memset(w, 0, sizeof(*w));
+    qemu_guest_getrandom_nofail(w->anonce, sizeof(w->anonce));
+    w->state = WPA_MSG1;
+    wifi_ap_eapol_send(s, sta);
+}
+
+/* retransmit unanswered messages; give up after WPA_RETRIES */
+static void wifi_ap_eapol_timer(void *opaque)
+{
+    WifiApState *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
+
+    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
+        WifiApWpa *w = &s->wpa[i];
+
+        if (w->state != WPA_MSG1 && w->state != WPA_MSG3) {
+            continue;
+        }
+        if (w->deadline <= now) {
+            if (++w->tries >= WPA_RETRIES) {
+                char buf[18];
+
+                trace_wifi_ap_wpa(s->ssid, mac_str(s->sta[i].addr, buf),
+                                  w->state == WPA_MSG1 ? 1 : 3, "timeout");
+                wifi_ap_deauth(s, s->sta[i].addr, WLAN_REASON_4WAY_TIMEOUT);
+                s->sta[i].state = STA_NONE;
+                memset(w, 0, sizeof(*w));
+                continue;
+            }
+            wifi_ap_eapol_send(s, &s->sta[i]);
+        }
+        next = MIN(next, w->deadline);
+    }
+    if (next != INT64_MAX) {
+        timer_mod(s->eapol_timer, next);
+    }
+}
+
+static bool wifi_ap_eapol_mic_ok(const uint8_t *kck, const uint8_t *e,
+                                 size_t len)
+{
+    uint8_t buf[EAPOL_KEY_LEN + 256], mic[16];
+
+    memcpy(buf, e, len);
+    memset(buf + EAPOL_MIC_OFF, 0, 16);
+    wifi_hmac_sha1_128(kck, buf, len, mic);
+    return !memcmp(mic, e + EAPOL_MIC_OFF, 16);
+}
+
+/* EAPOL-Key message 2 or 4 from @sta (@e: the EAPOL frame, untrusted) */
+static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
+                             const uint8_t *e, size_t len)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    const uint8_t *k = e + 4;
+    uint16_t info;
+    size_t blen;
+    char buf[18];
+
+    mac_str(sta->addr, buf);
+    if (len < EAPOL_KEY_LEN || e[1] != 3 || k[0] != 2) {
+        trace_wifi_ap_ub_frame(s->ssid, "not an RSN EAPOL-Key frame", len);
+        return;
+    }
+    blen = lduw_be_p(e + 2);
+    if (blen < 95 || blen + 4 > len || blen + 4 > EAPOL_KEY_LEN + 256 ||
+        95 + lduw_be_p(k + 93) > blen) {
+        trace_wifi_ap_ub_frame(s->ssid, "EAPOL-Key lengths", len);
+        return;
+    }
+    len = blen + 4;
+    info = lduw_be_p(k + 1);
+    if ((info & 7) != KI_VER_AES_SHA1 || !(info & KI_PAIRWISE) ||
+        !(info & KI_MIC) || (info & KI_ACK) ||
+        ldq_be_p(k + 5) != w->replay) {
+        trace_wifi_ap_wpa(s->ssid, buf, 0, "EAPOL-Key ignored (info, "
+                          "replay counter)");
+        return;
+    }
+    if (w->state == WPA_MSG1 && !(info & KI_SECURE)) {
+        /* message 2: PTK = PRF-384(PMK, "Pairwise key expansion", ...) */
+        const uint8_t *aa = wifi_ap_bssid(s), *spa = sta->addr;
+        const uint8_t *snonce = k + 13;
+        uint8_t data[76], ptk[48];
+        bool a_first = memcmp(aa, spa, 6) < 0;
+        bool an_first = memcmp(w->anonce, snonce, 32) < 0;
+
+        memcpy(data, a_first ? aa : spa, 6);
+        memcpy(data + 6, a_first ? spa : aa, 6);
+        memcpy(data + 12, an_first ? w->anonce : snonce, 32);
+        memcpy(data + 44, an_first ? snonce : w->anonce, 32);
+        wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
+                      data, sizeof(data), ptk, sizeof(ptk));
+        if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
+            trace_wifi_ap_wpa(s->ssid, buf, 2, "bad MIC (passphrase?)");
+            return;
+        }
+        memcpy(w->ptk, ptk, sizeof(ptk));
+        trace_wifi_ap_wpa(s->ssid, buf, 2, "received");
+        w->state = WPA_MSG3;
+        w->tries = 0;
+        wifi_ap_eapol_send(s, sta);
+    } else if (w->state == WPA_MSG3 && (info & KI_SECURE)) {
+        if (!wifi_ap_eapol_mic_ok(w->ptk, e, len)) {
+            trace_wifi_ap_wpa(s->ssid, buf, 4, "bad MIC");
+            return;
+        }
+        trace_wifi_ap_wpa(s->ssid, buf, 4, "received: keys installed");
+        w->state = WPA_DONE;
+        w->tx_pn = 0;
+        w->rx_pn = 0;
+    }
+}
+
 static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                             const uint8_t *f, size_t len)
 {
@@ -317,6 +624,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 status = WLAN_STATUS_AP_FULL;
             } else {
                 sta->state = STA_AUTH;     /* (re)authentication */
+                memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
             }
         }
         trace_wifi_ap_auth(s->ssid, mac_str(sa, buf), alg, seq, status);
@@ -351,8 +659,23 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             wifi_ap_send_mgmt(s, subtype + 1, sa, resp, 6);
             return;
         }
+        if (s->passphrase) {
+            /* WPA2: the station must ask for what we offer (RSN, CCMP) */
+            ie = wifi_find_ie(body + fixed, end, 48);
+            if (!ie || ie[1] < 18 || memcmp(ie + 4, wifi_rsn_ie + 4, 4) ||
+                memcmp(ie + 10, wifi_rsn_ie + 10, 4) ||
+                memcmp(ie + 16, wifi_rsn_ie + 16, 4)) {
+                stw_le_p(resp, 0x0411);
+                stw_le_p(resp + 2, WLAN_STATUS_INVALID_IE);
+                stw_le_p(resp + 4, 0);
+                trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), 0,
+                                    WLAN_STATUS_INVALID_IE);
+                wifi_ap_send_mgmt(s, subtype + 1, sa, resp, 6);
+                return;
+            }
+        }
         sta->state = STA_ASSOC;
-        stw_le_p(resp, 0x0401);
+        stw_le_p(resp, 0x0401 | (s->passphrase ? 0x0010 : 0));
         stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
         stw_le_p(resp + 4, sta->aid | 0xc000);
         n = 6;
@@ -361,6 +684,9 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), sta->aid,
                             WLAN_STATUS_SUCCESS);
         wifi_ap_send_mgmt(s, subtype + 1, sa, resp, n);
+        if (s->passphrase) {
+            wifi_ap_wpa_start(s, sta);
+        }
         return;
     }
     case ST_DISASSOC:
@@ -370,6 +696,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             trace_wifi_ap_deauth(s->ssid, mac_str(sa, buf),
                                  end - body >= 2 ? lduw_le_p(body) : 0);
             sta->state = subtype == ST_DEAUTH ? STA_NONE : STA_AUTH;
+            memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
         }
         return;
     default:
@@ -383,10 +710,12 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
 {
     size_t hdr = WIFI_HDR_LEN + ((subtype & 0x8) ? 2 : 0);  /* QoS */
     const uint8_t *sa = f + 10, *da = f + 16;
-    uint8_t eth[14 + WIFI_MAX_FRAME];
+    uint8_t eth[14 + WIFI_MAX_FRAME], plain[WIFI_MAX_FRAME];
     WifiApSta *sta;
+    WifiApWpa *w;
     size_t plen;
     char buf[18];
+    bool eapol;
 
     if ((f[1] & (FC1_TODS | FC1_FROMDS)) != FC1_TODS ||
         memcmp(f + 4, wifi_ap_bssid(s), 6)) {
@@ -400,12 +729,52 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     if (subtype & 0x4) {
         return;         /* (QoS) null function: no payload */
     }
+    w = wifi_ap_wpa(s, sta);
     if (f[1] & FC1_PROTECTED) {
-        trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network", len);
-        return;
+        uint64_t pn;
+
+        if (!s->passphrase) {
+            trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network",
+                                   len);
+            return;
+        }
+        if ((w->state != WPA_MSG3 && w->state != WPA_DONE) ||
+            len > sizeof(plain)) {
+            trace_wifi_ap_ub_frame(s->ssid, "protected frame, no key", len);
+            return;
+        }
+        memcpy(plain, f, len);
+        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + 32, plain, len)) {
+            trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
+                                   len);
+            return;
+        }
+        pn = wifi_frame_pn(WIFI_CIPHER_CCMP, plain, len);
+        if (pn <= w->rx_pn) {
+            trace_wifi_ap_ub_frame(s->ssid, "CCMP: replayed PN", len);
+            return;
+        }
+        w->rx_pn = pn;
+        /* strip CCMP header and MIC */
+        len -= WIFI_CCMP_HDR_LEN + WIFI_CCMP_MIC_LEN;
+        if (len < hdr) {
+            return;
+        }
+        memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, len - hdr);
+        f = plain;
     }
     if (len < hdr + 8 || memcmp(f + hdr, rfc1042, 6)) {
         trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
+        return;
+    }
+    eapol = lduw_be_p(f + hdr + 6) == ETH_P_PAE;
+    if (s->passphrase && eapol) {
+        wifi_ap_eapol_rx(s, sta, f + hdr + 8, len - hdr - 8);
+        return;
+    }
+    if (s->passphrase && (!(f[1] & FC1_PROTECTED) || w->state != WPA_DONE)) {
+        trace_wifi_ap_ub_frame(s->ssid, "data before the 4-way handshake "
+                               "or unprotected", len);
         return;
     }
     plen = len - hdr - 8;
@@ -417,12 +786,7 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
 
     /* intra-BSS: to another associated station, or a group address */
     if (wifi_is_group(da) || wifi_ap_sta(s, da, false)) {
-        uint8_t out[WIFI_MAX_FRAME];
-        size_t n = wifi_hdr(s, out, FC_TYPE_DATA, 0, FC1_FROMDS, da,
-                            wifi_ap_bssid(s), sa);
-
-        memcpy(out + n, f + hdr, len - hdr);
-        wifi_ap_tx(s, out, n + len - hdr, WIFI_RATE_DATA);
+        wifi_ap_send_data(s, da, sa, f + hdr, len - hdr, false);
         if (!wifi_is_group(da)) {
             return;
         }
@@ -490,11 +854,11 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
     uint8_t f[WIFI_MAX_FRAME];
     const uint8_t *da = buf, *sa = buf + 6;
     WifiApSta *sta = NULL;
-    size_t n;
     bool acked;
     char b[18];
 
-    if (size < 14 || size - 14 > WIFI_MAX_FRAME - WIFI_HDR_LEN - 8) {
+    if (size < 14 || size - 14 > WIFI_MAX_FRAME - WIFI_HDR_LEN - 8 -
+                                 WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
         return size;    /* consumed: nothing to bridge */
     }
     if (!wifi_is_group(da)) {
@@ -503,12 +867,10 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
             return size;
         }
     }
-    n = wifi_hdr(s, f, FC_TYPE_DATA, 0, FC1_FROMDS, da, wifi_ap_bssid(s), sa);
-    memcpy(f + n, rfc1042, 6);
-    memcpy(f + n + 6, buf + 12, 2);
-    memcpy(f + n + 8, buf + 14, size - 14);
-    n += 8 + size - 14;
-    acked = wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
+    memcpy(f, rfc1042, 6);
+    memcpy(f + 6, buf + 12, 2);
+    memcpy(f + 8, buf + 14, size - 14);
+    acked = wifi_ap_send_data(s, da, sa, f, 8 + size - 14, false);
     trace_wifi_ap_from_net(s->ssid, mac_str(da, b), size, acked);
     return size;
 }
@@ -527,7 +889,11 @@ static void wifi_ap_reset_hold(Object *obj, ResetType type)
     WifiApState *s = WIFI_AP(obj);
 
     memset(s->sta, 0, sizeof(s->sta));
+    memset(s->wpa, 0, sizeof(s->wpa));
     s->seq = 0;
+    s->gtk_pn = 0;
+    qemu_guest_getrandom_nofail(s->gtk, sizeof(s->gtk));
+    timer_del(s->eapol_timer);
     s->tsf_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     wifi_medium_flush(&s->client);
     timer_mod(s->beacon_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
@@ -553,6 +919,24 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
     if (s->txpower < -10 || s->txpower > 30) {
         error_setg(errp, "wifi-ap: txpower must be -10..30 dBm");
         return;
+    }
+    if (s->passphrase) {
+        size_t pl = strlen(s->passphrase);
+
+        if (pl < 8 || pl > 63) {
+            error_setg(errp, "wifi-ap: passphrase must have 8 to 63 "
+                       "characters (IEEE 802.11-2020 J.4)");
+            return;
+        }
+        for (size_t i = 0; i < pl; i++) {
+            if (s->passphrase[i] < 32 || s->passphrase[i] > 126) {
+                error_setg(errp, "wifi-ap: passphrase must be printable "
+                           "ASCII");
+                return;
+            }
+        }
+        wifi_psk_pmk(s->passphrase, (const uint8_t *)s->ssid,
+                     strlen(s->ssid), s->pmk);
     }
     static const MACAddr zero_mac;
 
@@ -580,6 +964,7 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
     memcpy(s->client.pos, s->pos, sizeof(s->pos));
     wifi_medium_attach(s->medium, &s->client, dev);
     s->beacon_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_beacon, s);
+    s->eapol_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_eapol_timer, s);
     /* not on a bus: register for system resets ourselves */
     qemu_register_resettable(OBJECT(dev));
     wifi_ap_reset_hold(OBJECT(dev), RESET_TYPE_COLD);
@@ -591,6 +976,7 @@ static void wifi_ap_unrealize(DeviceState *dev)
 
     qemu_unregister_resettable(OBJECT(dev));
     timer_free(s->beacon_timer);
+    timer_free(s->eapol_timer);
     wifi_medium_detach(&s->client);
     qemu_del_nic(s->nic);
 }
@@ -612,12 +998,51 @@ static int wifi_ap_post_load(void *opaque, int version_id)
     WifiApState *s = opaque;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        if (s->sta[i].state > STA_ASSOC) {
+        if (s->sta[i].state > STA_ASSOC || s->wpa[i].state > WPA_DONE) {
             return -EINVAL;
         }
     }
     return 0;
 }
+
+static const VMStateDescription vmstate_wifi_ap_wpa_sta = {
+    .name = "wifi-ap-wpa-sta",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT8(state, WifiApWpa),
+        VMSTATE_UINT8(tries, WifiApWpa),
+        VMSTATE_UINT64(replay, WifiApWpa),
+        VMSTATE_UINT8_ARRAY(anonce, WifiApWpa, 32),
+        VMSTATE_UINT8_ARRAY(ptk, WifiApWpa, 48),
+        VMSTATE_UINT64(tx_pn, WifiApWpa),
+        VMSTATE_UINT64(rx_pn, WifiApWpa),
+        VMSTATE_INT64(deadline, WifiApWpa),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static bool wifi_ap_wpa_needed(void *opaque)
+{
+    WifiApState *s = opaque;
+
+    return s->passphrase != NULL;
+}
+
+static const VMStateDescription vmstate_wifi_ap_wpa = {
+    .name = "wifi-ap/wpa",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = wifi_ap_wpa_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT8_ARRAY(gtk, WifiApState, 16),
+        VMSTATE_UINT64(gtk_pn, WifiApState),
+        VMSTATE_TIMER_PTR(eapol_timer, WifiApState),
+        VMSTATE_STRUCT_ARRAY(wpa, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_wpa_sta, WifiApWpa),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_wifi_ap = {
     .name = "wifi-ap",
@@ -632,12 +1057,17 @@ static const VMStateDescription vmstate_wifi_ap = {
                              vmstate_wifi_ap_sta, WifiApSta),
         VMSTATE_END_OF_LIST()
     },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_wifi_ap_wpa,
+        NULL
+    },
 };
 
 static const Property wifi_ap_properties[] = {
     DEFINE_PROP_LINK("medium", WifiApState, medium, TYPE_WIFI_MEDIUM,
                      WifiMedium *),
     DEFINE_PROP_STRING("ssid", WifiApState, ssid),
+    DEFINE_PROP_STRING("passphrase", WifiApState, passphrase),
     DEFINE_PROP_MACADDR("bssid", WifiApState, conf.macaddr),
     DEFINE_PROP_NETDEV("netdev", WifiApState, conf.peers),
     DEFINE_PROP_UINT32("channel", WifiApState, channel, 6),
@@ -665,6 +1095,9 @@ static void wifi_ap_class_init(ObjectClass *klass, void *data)
         "the wifi-medium (simulated air) the access point is on");
     object_class_property_set_description(klass, "ssid",
         "network name (1..32 characters)");
+    object_class_property_set_description(klass, "passphrase",
+        "WPA2-PSK passphrase (8..63 printable characters): the network is "
+        "then RSN with CCMP; without it, open");
     object_class_property_set_description(klass, "bssid",
         "BSSID, also the access point's address towards the netdev "
         "(default: 02:42:53 and a hash of SSID and channel)");
