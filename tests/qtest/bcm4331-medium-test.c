@@ -825,6 +825,130 @@ static void test_hostile_to_ap(void)
     air_close(&a, 1);
 }
 
+/* index of the first RX buffer of @c from slot @from matching @pred, or -1 */
+static int rx_find(Air *a, Card *c, unsigned from,
+                   bool (*pred)(const uint8_t *f, size_t len))
+{
+    unsigned cd = (rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[RX_BUFSIZE];
+
+    for (unsigned k = from; k < cd; k++) {
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        if (pred(rx + RX_FO + 6, lduw_le_p(rx) - 6 - 4)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+static bool is_assoc_resp_40(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x10 && len >= 30 && lduw_le_p(f + 26) == 40;
+}
+
+static bool is_assoc_resp_ok(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x10 && len >= 30 && lduw_le_p(f + 26) == 0 &&
+           (lduw_le_p(f + 24) & 0x0010);        /* privacy */
+}
+
+static bool is_eapol_msg1(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x08 && !(f[1] & 0x40) && len >= 24 + 8 + 99 &&
+           lduw_be_p(f + 30) == 0x888e && f[33] == 3 &&
+           lduw_be_p(f + 37) == 0x008a;
+}
+
+static bool is_deauth_4way(const uint8_t *f, size_t len)
+{
+    return f[0] == 0xc0 && len >= 26 && lduw_le_p(f + 24) == 15;
+}
+
+/* a WPA2 AP: RSN required, EAPOL from the air is hostile, 4-way times out */
+static void test_hostile_eapol(void)
+{
+    static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 2 };
+    static const uint8_t rsn[] = {
+        48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
+        1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
+    };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[600];
+    unsigned seen;
+    int k = -1;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:02,passphrase=not-the-real-one";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    memset(f, 0, sizeof(f));
+    memcpy(f + 4, bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, bssid, 6);
+    /* open authentication */
+    f[0] = 0xb0;
+    stw_le_p(f + 26, 1);
+    post(&a, A, f, 30, true, 0x0a, false);
+    /* association without an RSN element: refused, status 40 */
+    f[0] = 0x00;
+    stw_le_p(f + 24, 0x0411);
+    stw_le_p(f + 26, 10);
+    f[28] = 0;
+    f[29] = 4;
+    memcpy(f + 30, "QEMU", 4);
+    post(&a, A, f, 34, true, 0x0a, false);
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        k = rx_find(&a, A, 0, is_assoc_resp_40);
+    }
+    g_assert_cmpint(k, >=, 0);
+    /* with it: associated, and message 1 of the 4-way handshake comes */
+    memcpy(f + 34, rsn, sizeof(rsn));
+    post(&a, A, f, 34 + sizeof(rsn), true, 0x0a, false);
+    k = -1;
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        k = rx_find(&a, A, 0, is_eapol_msg1);
+    }
+    g_assert_cmpint(k, >=, 0);
+    g_assert_cmpint(rx_find(&a, A, 0, is_assoc_resp_ok), >=, 0);
+    seen = k + 1;
+
+    /* hostile EAPOL-Key and protected frames: all ignored, no crash */
+    f[0] = 0x08;
+    f[1] = 0x01;
+    memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x88\x8e", 8);
+    for (unsigned len = 32; len < sizeof(f); len += 37) {
+        for (unsigned i = 32; i < len; i++) {
+            f[i] = i * 89 + len;
+        }
+        f[33] = 3;                              /* EAPOL-Key */
+        f[36] = 2;                              /* RSN descriptor */
+        stw_be_p(f + 34, len % 3 ? 0xffff : len - 36);  /* body length */
+        stw_be_p(f + 37, 0x010a);               /* message 2 bits */
+        stw_be_p(f + 36 + 93, len % 2 ? 0xfff0 : 0);    /* key data */
+        post(&a, A, f, len, true, 0xc, true);
+        /* a protected frame of the same size: no key yet */
+        f[1] = 0x41;
+        post(&a, A, f, len, true, 0xc, true);
+        f[1] = 0x01;
+        /* a plain data frame: the port is closed */
+        memcpy(f + 30, "\x08\x00", 2);
+        post(&a, A, f, len, true, 0xc, true);
+        memcpy(f + 30, "\x88\x8e", 2);
+    }
+    /* nobody answered: messages retransmitted, then deauthenticated (15) */
+    k = -1;
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 100 * 1000 * 1000);
+        k = rx_find(&a, A, seen, is_deauth_4way);
+    }
+    g_assert_cmpint(k, >=, 0);
+    g_assert_cmpint(rx_find(&a, A, seen, is_eapol_msg1), >=, 0);
+    air_close(&a, 1);
+}
+
 /*
  * 32-bit engines (dma64=off, the format of older parts): registers at
  * 0x200 + 0x20 n (TXCTL 0, TXRING 4, TXINDEX 8, TXSTATUS 0xC, RX +0x10),
@@ -1012,6 +1136,7 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/bad-descriptors", test_bad_descriptors);
     qtest_add_func("/bcm4331/medium/bad-frames", test_bad_frames);
     qtest_add_func("/bcm4331/medium/hostile-to-ap", test_hostile_to_ap);
+    qtest_add_func("/bcm4331/medium/hostile-eapol", test_hostile_eapol);
     qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
 
     return g_test_run();
