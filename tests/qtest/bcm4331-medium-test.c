@@ -569,6 +569,29 @@ static void test_crypto(void)
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 4 + 4);
     g_assert_cmpmem(rx + RX_FO + 6, n, f, n);
 
+    /* the TKIP vector (M.6.3: TSC 1, MIC in the body) through the card */
+    {
+        static const uint8_t tkip_plain[] = {
+            0x08, 0x42, 0x2c, 0x00, 0x02, 0x03, 0x04, 0x05, 0x06, 0x08,
+            0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x02, 0x03, 0x04, 0x05,
+            0x06, 0x07, 0xd0, 0x02, 0x00, 0x20, 0x01, 0x20, 0x00, 0x00,
+            0x00, 0x00, 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00,
+            0x45, 0x00, 0x00, 0x54, 0x00, 0x00, 0x40, 0x00, 0x40, 0x01,
+        };
+        static const uint8_t tkip_air_head[] = {
+            0xc0, 0x0e, 0x14, 0xfc, 0xe7, 0xcf, 0xab, 0xc7, 0x75, 0x47,
+            0xe6, 0x66, 0xe5, 0x7c, 0x0d, 0xac, 0x70, 0x4a,
+        };
+
+        set_own_mac(B, tkip_plain + 4);
+        ms = crypt_xfer(&a, tkip_plain, sizeof(tkip_plain),
+                        0x2 | 2 << 16 | 5 << 20, &rxs, rx, &st);
+        g_assert_cmphex(ms, ==, 0x80000000u);           /* B: no key */
+        g_assert_cmpmem(rx + RX_FO + 6 + 32, sizeof(tkip_air_head),
+                        tkip_air_head, sizeof(tkip_air_head));
+        set_own_mac(B, B->mac);
+    }
+
     /* hostile key use: bad slot, bad algorithm, bad KTP: nothing sent */
     for (int k = 0; k < 3; k++) {
         uint32_t ctl = k == 0 ? 0x3 | 3 << 16 | 60 << 20 :
