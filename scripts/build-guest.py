@@ -168,6 +168,14 @@ def copy_with_libs(sysroot, initrd, binaries):
             os.makedirs(os.path.dirname(d), exist_ok=True)
             shutil.copy2(real, d)
             todo.append(real)
+    # OpenSSL 3 keeps RC4 (WPA1/TKIP key data) in its legacy provider, a
+    # module dlopen()ed from MODULESDIR: wpa_supplicant/hostapd need it
+    ossl = "usr/lib/x86_64-linux-gnu/ossl-modules/legacy.so"
+    if os.path.exists(os.path.join(sysroot, ossl)):
+        os.makedirs(os.path.dirname(os.path.join(initrd, ossl)),
+                    exist_ok=True)
+        shutil.copy2(os.path.realpath(os.path.join(sysroot, ossl)),
+                     os.path.join(initrd, ossl))
     # the dynamic loader at its ABI path
     os.makedirs(os.path.join(initrd, "lib64"), exist_ok=True)
     ld = os.path.realpath(find_lib(sysroot, "ld-linux-x86-64.so.2"))

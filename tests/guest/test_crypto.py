@@ -13,6 +13,9 @@ other without loss and run iperf3 both ways.  Modes:
   wpa2-sw  the same with b43.nohwcrypt=1: mac80211 does the crypto, the
            card never sees a key
   wep      WEP-40 open system (static keys, hardware WEP, USEDEFKEYS)
+  tkip     WPA with TKIP and b43.hwtkip=1: the pairwise key in the card
+           (key mixing + RC4 there, Michael in mac80211), the group key in
+           software as b43 wants it
 """
 
 import os
@@ -49,6 +52,12 @@ wpa_supplicant -B -D nl80211 -i wlan0 -c /tmp/wpa.conf >/dev/null &&
     echo "wpa_supplicant started"
 """
 
+STA_TKIP = r"""
+printf 'network={\n ssid="%(ssid)s"\n psk="%(pw)s"\n key_mgmt=WPA-PSK\n proto=WPA\n pairwise=TKIP\n group=TKIP\n}\n' > /tmp/wpa.conf
+wpa_supplicant -B -D nl80211 -i wlan0 -c /tmp/wpa.conf >/dev/null &&
+    echo "wpa_supplicant started"
+"""
+
 STA_WEP = r"""
 iw dev wlan0 connect %(ssid)s keys 0:0102030405
 """
@@ -78,6 +87,9 @@ MODES = {
                     conf=r"wpa=2\nwpa_passphrase=%s\nwpa_key_mgmt=WPA-PSK\n"
                          r"rsn_pairwise=CCMP\n" % PASS, join=STA_WPA,
                     alg=3),
+    "tkip": dict(ssid="GUESTTKIP", hw=True, append="b43.hwtkip=1",
+                 conf=r"wpa=1\nwpa_passphrase=%s\nwpa_key_mgmt=WPA-PSK\n"
+                      r"wpa_pairwise=TKIP\n" % PASS, join=STA_TKIP, alg=2),
     "wep": dict(ssid="GUESTWEP", hw=True,
                 conf=r"auth_algs=1\nwep_default_key=0\nwep_key0=0102030405\n",
                 join=STA_WEP, alg=1),
@@ -123,7 +135,8 @@ def run_mode(mode):
         if name.endswith("-ap"):
             medium += ",pcap=" + pcap
         g = Guest(name, script % subst, timeout=400,
-                  append="" if m["hw"] else "b43.nohwcrypt=1",
+                  append=m.get("append", "" if m["hw"] else
+                               "b43.nohwcrypt=1"),
                   qemu_args=["-object", medium, "-netdev", mcast,
                              "-device",
                              "bcm4331,addr=04.0,medium=air0,mac=" + mac,
