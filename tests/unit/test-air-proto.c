@@ -47,6 +47,7 @@ static void test_round_trip(void)
         g_assert_cmpuint(g.rate_500k, ==, 108);
         g_assert_true(g.ofdm);
         g_assert_false(g.short_preamble);
+        g_assert_false(g.fcs_bad);
         g_assert_cmpuint(g.airtime_us, ==, 123);
         g_assert_cmpint(g.tx_time_ns, ==, -42);
         g_assert_cmpint(g.pos[0], ==, -10);
@@ -95,6 +96,12 @@ static void test_hostile(void)
     memcpy(bad, buf, n);
     bad[14 + 1] = 0x80;                             /* unknown flag */
     g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    bad[14 + 1] = 0x08;                             /* the next one */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    bad[14 + 1] = 0x05;                             /* OFDM, FCS bad */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_OK);
+    g_assert_true(g.fcs_bad);
+    g_assert_true(g.ofdm);
     /* random garbage with our EtherType: never OK by accident */
     for (int r = 0; r < 10000; r++) {
         size_t len = g_random_int_range(0, sizeof(bad));

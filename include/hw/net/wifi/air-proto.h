@@ -8,7 +8,7 @@
  *             EtherType 0x88B5 (IEEE 802 local experimental 1)
  *   header (48 bytes, big endian):
  *     0  u8  version (1)          1  u8  flags (bit 0 OFDM, bit 1 short
- *     2  u16 header length (48)          preamble)
+ *     2  u16 header length (48)          preamble, bit 2 FCS bad)
  *     4  u64 sender id (random per medium instance)
  *    12  u32 frequency, MHz      16  s8  transmit power, dBm
  *    17  u8  reserved (0)        18  u16 rate, 500 kb/s units
@@ -28,6 +28,10 @@
 #define WIFI_AIR_HDR_LEN        48
 #define WIFI_AIR_ETH_LEN        14
 #define WIFI_AIR_FRAME_MAX      2352    /* = WIFI_MAX_FRAME */
+#define WIFI_AIR_F_OFDM         0x01
+#define WIFI_AIR_F_SHORTPRE     0x02
+#define WIFI_AIR_F_FCS_BAD      0x04
+#define WIFI_AIR_F_ALL          0x07
 
 typedef struct WifiAirFrame {
     uint64_t sender;
@@ -36,6 +40,7 @@ typedef struct WifiAirFrame {
     uint16_t rate_500k;
     bool ofdm;
     bool short_preamble;
+    bool fcs_bad;               /* corrupted: only monitors asking see it */
     uint32_t airtime_us;
     int64_t tx_time_ns;
     int32_t pos[3];
