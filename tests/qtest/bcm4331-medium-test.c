@@ -1024,7 +1024,8 @@ static void test_bad_fcs(void)
 /*
  * airtime on: a peer's frame takes the channel for the airtime we compute
  * from its length and rate, not for the airtime it claims; a flood of
- * frames is bounded; an unknown flag is still rejected.
+ * frames is bounded; an unknown flag is still rejected.  (Its virtual
+ * time, 0 here, only sets the peer's clock offset.)
  */
 static void test_hostile_peer_airtime(void)
 {
@@ -1068,20 +1069,13 @@ static void test_hostile_peer_airtime(void)
     }
     g_assert_cmpuint(medium_get(&a, "rx-rejected"), ==, 1);
     /*
-     * 228 bytes at 54 Mb/s: 54 us on the air each.  They arrived at once,
-     * so they collided: A got none of them, and the channel is free
-     * again well within a millisecond.
+     * 228 bytes at 54 Mb/s: 54 us on the air each (at most 256 at once,
+     * the rest dropped): A has them within a millisecond, and the channel
+     * is free again.
      */
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
     qtest_clock_step(a.qts, 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "collisions"), >=, 1);
-    g_assert_cmphex(rx_cd(A), ==, 0);
-    /* one frame alone: received after its airtime */
-    n = air_frame(buf, A->mac, 200, 1);
-    peer_send(fd, buf, n);
-    for (int i = 0; i < 50 && !rx_cd(A); i++) {
-        qtest_clock_step(a.qts, 100 * 1000);
-    }
-    g_assert_cmphex(rx_cd(A), ==, 0x10);
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 256);  /* A acked each */
     /* A's frame to the peer's station (learnt from its frames) is acked */
     n = frame(buf, peer_sta, A->mac, 50);
     post(&a, A, buf, n, true, 0xc, true);

@@ -451,25 +451,36 @@ static void wifi_job_contend(WifiTxJob *j, int64_t now)
 }
 
 /*
- * A transmission starts at @now: one that started less than a slot ago on
- * the channel could not be heard yet (carrier sense needs a slot): both
- * collide and are lost.
+ * @j starts at @start: a transmission that started less than a slot before
+ * or after it could not be heard (carrier sense takes a slot): they
+ * collide.  Each process judges only its own radios' frames: a local frame
+ * in a collision is lost (nobody acknowledges it: its sender retries).  A
+ * frame from another process is taken as its sender's process saw it, as
+ * that process judges it against ours: a collision seen on one side only
+ * costs a retransmission, never a silent loss.
  */
-static bool wifi_collide(WifiMedium *m, WifiTxJob *j, int64_t now)
+static bool wifi_collide(WifiMedium *m, WifiTxJob *j, int64_t start)
 {
     int64_t slot = SCALE_US * wifi_slot_us(j->meta.ofdm);
     WifiTxJob *o;
     bool hit = false;
 
     QTAILQ_FOREACH(o, &m->on_air, air) {
-        if (o->meta.freq_mhz == j->meta.freq_mhz &&
-            now - o->start_ns < slot) {
+        int64_t d = start - o->start_ns;
+
+        if (o->meta.freq_mhz != j->meta.freq_mhz || d >= slot ||
+            d <= -slot || (!o->from && !j->from)) {
+            continue;
+        }
+        hit = true;
+        if (o->from) {
             o->collided = true;
-            hit = true;
         }
     }
     if (hit) {
-        j->collided = true;
+        if (j->from) {
+            j->collided = true;
+        }
         m->collisions++;
         trace_wifi_medium_collision(j->from ? j->from->name : "remote",
                                     j->meta.freq_mhz);
@@ -477,14 +488,15 @@ static bool wifi_collide(WifiMedium *m, WifiTxJob *j, int64_t now)
     return hit;
 }
 
-static void wifi_job_on_air(WifiTxJob *j, int64_t now, bool ack_wait)
+/* @j is on the air from @start (now, or a remote frame's mapped start) */
+static void wifi_job_on_air(WifiTxJob *j, int64_t start, bool ack_wait)
 {
     WifiMedium *m = j->m;
-    WifiChannel *ch = wifi_channel(m, j->meta.freq_mhz, now);
-    int64_t end = now + SCALE_US * j->meta.airtime_us;
+    WifiChannel *ch = wifi_channel(m, j->meta.freq_mhz, start);
+    int64_t end = start + SCALE_US * j->meta.airtime_us;
 
-    j->start_ns = now;
-    j->meta.tx_time_ns = now;
+    j->start_ns = start;
+    j->meta.tx_time_ns = start;
     j->on_air = true;
     QTAILQ_INSERT_TAIL(&m->on_air, j, air);
     if (ch) {
@@ -495,7 +507,7 @@ static void wifi_job_on_air(WifiTxJob *j, int64_t now, bool ack_wait)
         ch->busy_until_ns = MAX(ch->busy_until_ns, end);
     }
     j->phase = WIFI_JOB_FRAME;
-    timer_mod(j->timer, now + SCALE_US * j->meta.airtime_us);
+    timer_mod(j->timer, start + SCALE_US * j->meta.airtime_us);
 }
 
 /* a local radio's frame leaves: channel idle long enough, or a collision */
@@ -630,11 +642,55 @@ bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
     return true;
 }
 
-/* a frame from another process, airtime on: on the air from now on */
+/*
+ * When did a frame from another process start, on our clock?  Virtual
+ * clocks of processes differ by a constant while both run; a frame
+ * arrives some latency after it started.  The smallest (arrival - start)
+ * seen from a sender over the last one to two seconds estimates the
+ * offset (NTP's minimum-delay filter); the frame started that much less
+ * the extra latency ago.  Returns how long ago, in ns.
+ */
+static uint64_t wifi_peer_lag(WifiMedium *m, uint64_t sender, int64_t tx_ns,
+                              int64_t now)
+{
+    /* wraps instead of overflowing: the peer's clock is not trusted */
+    int64_t obs = (int64_t)((uint64_t)now - (uint64_t)tx_ns);
+    WifiPeerClock *p = NULL, *lru = &m->peers[0];
+    int64_t est;
+
+    for (int i = 0; i < WIFI_PEERS; i++) {
+        if (m->peers[i].used && m->peers[i].sender == sender) {
+            p = &m->peers[i];
+            break;
+        }
+        if (!m->peers[i].used ||
+            (lru->used && m->peers[i].window_ns < lru->window_ns)) {
+            lru = &m->peers[i];
+        }
+    }
+    if (!p) {
+        p = lru;
+        p->used = true;
+        p->sender = sender;
+        p->min[0] = p->min[1] = obs;
+        p->window_ns = now;
+    }
+    if (now - p->window_ns > NANOSECONDS_PER_SECOND) {
+        p->min[1] = p->min[0];      /* a new window: forget older minima */
+        p->min[0] = obs;
+        p->window_ns = now;
+    }
+    p->min[0] = MIN(p->min[0], obs);
+    est = MIN(p->min[0], p->min[1]);
+    return (uint64_t)obs - (uint64_t)est;
+}
+
+/* a frame from another process, airtime on: on the air since it started */
 static void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
                                const WifiFrameMeta *meta)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    uint64_t lag = wifi_peer_lag(m, af->sender, af->tx_time_ns, now);
     WifiTxJob *j;
 
     if (m->remote_on_air >= WIFI_REMOTE_ON_AIR_MAX) {
@@ -647,8 +703,13 @@ static void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
     j->meta.airtime_us = wifi_airtime_us(af->len + 4, meta->rate_500k,
                                          meta->ofdm, meta->short_preamble);
     m->remote_on_air++;
-    wifi_collide(m, j, now);
-    wifi_job_on_air(j, now, false);
+    if (lag >= SCALE_US * j->meta.airtime_us) {
+        /* over before we heard of it: it no longer holds the channel */
+        wifi_job_on_air(j, now - SCALE_US * j->meta.airtime_us, false);
+        return;
+    }
+    wifi_collide(m, j, now - lag);
+    wifi_job_on_air(j, now - lag, false);
 }
 
 /* ---- the link to other processes ---------------------------------------- */

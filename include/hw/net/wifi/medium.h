@@ -99,6 +99,16 @@ struct WifiMediumClient {
 /* channels whose airtime the medium tracks */
 #define WIFI_CHANNELS           32
 
+/* other processes whose clock offset the medium estimates (airtime on) */
+#define WIFI_PEERS              16
+
+typedef struct WifiPeerClock {
+    bool used;
+    uint64_t sender;
+    int64_t min[2];             /* least (arrival - start): this, last window */
+    int64_t window_ns;          /* start of this window */
+} WifiPeerClock;
+
 typedef struct WifiChannel {
     uint32_t freq_mhz;          /* 0: free slot */
     int64_t busy_until_ns;      /* end of the current exchange */
@@ -142,6 +152,7 @@ struct WifiMedium {
     WifiChannel chan[WIFI_CHANNELS];
     QTAILQ_HEAD(, WifiTxJob) on_air;
     unsigned remote_on_air;
+    WifiPeerClock peers[WIFI_PEERS];
     uint64_t collisions;
     uint64_t fcs_errors;
     uint64_t acks;
