@@ -294,9 +294,8 @@ static WifiChannel *wifi_channel(WifiMedium *m, uint32_t freq, int64_t now)
  */
 static void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                             const uint8_t *frame, size_t len,
-                            const WifiFrameMeta *dm)
+                            const WifiFrameMeta *dm, int64_t now)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     uint8_t ack[WIFI_ACK_LEN] = { 0xd4, 0x00 };
     WifiFrameMeta meta = {
         .freq_mhz = dm->freq_mhz,
@@ -367,7 +366,8 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     wifi_link_send(m, from->pos, frame, len, &fm);
     acked = acker;
     if (acker) {
-        wifi_medium_ack(m, acker, frame, len, &fm);
+        wifi_medium_ack(m, acker, frame, len, &fm,
+                        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
     } else if (m->nic && !fm.fcs_bad && wifi_wants_ack(frame)) {
         acked = wifi_remote_acks(m, frame + 4, meta->freq_mhz);
     }
@@ -379,7 +379,6 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
 typedef enum {
     WIFI_JOB_CONTEND,           /* waiting for DIFS + backoff */
     WIFI_JOB_FRAME,             /* on the air */
-    WIFI_JOB_ACK,               /* SIFS + ACK (or its timeout) */
 } WifiJobPhase;
 
 struct WifiTxJob {
@@ -389,6 +388,7 @@ struct WifiTxJob {
     WifiMediumClient *from;             /* NULL: from another process */
     QEMUTimer *timer;
     WifiJobPhase phase;
+    int64_t due_ns;                     /* when the timer is due */
     WifiFrameMeta meta;
     int32_t pos[3];
     unsigned retry_limit, attempts;
@@ -400,6 +400,18 @@ struct WifiTxJob {
 };
 
 static void wifi_job_timer(void *opaque);
+
+/*
+ * The next step of @j at @when.  The air's timeline follows the due
+ * times, not when the host gets to run the timer: a late timer delays the
+ * radios' view of the air, not the air itself.
+ */
+static void wifi_job_arm(WifiTxJob *j, WifiJobPhase phase, int64_t when)
+{
+    j->phase = phase;
+    j->due_ns = when;
+    timer_mod(j->timer, when);
+}
 
 static WifiTxJob *wifi_job_new(WifiMedium *m, WifiMediumClient *from,
                                const uint8_t *frame, size_t len,
@@ -444,10 +456,9 @@ static void wifi_job_contend(WifiTxJob *j, int64_t now)
     WifiChannel *ch = wifi_channel(j->m, j->meta.freq_mhz, now);
     int64_t idle = ch ? MAX(now, ch->busy_until_ns) : now;
 
-    j->phase = WIFI_JOB_CONTEND;
-    timer_mod(j->timer, idle + SCALE_US *
-              (wifi_difs_us(j->meta.ofdm) +
-               (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm)));
+    wifi_job_arm(j, WIFI_JOB_CONTEND, idle + SCALE_US *
+                 (wifi_difs_us(j->meta.ofdm) +
+                  (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm)));
 }
 
 /*
@@ -506,8 +517,7 @@ static void wifi_job_on_air(WifiTxJob *j, int64_t start, bool ack_wait)
         }
         ch->busy_until_ns = MAX(ch->busy_until_ns, end);
     }
-    j->phase = WIFI_JOB_FRAME;
-    timer_mod(j->timer, start + SCALE_US * j->meta.airtime_us);
+    wifi_job_arm(j, WIFI_JOB_FRAME, start + SCALE_US * j->meta.airtime_us);
 }
 
 /* a local radio's frame leaves: channel idle long enough, or a collision */
@@ -535,6 +545,8 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
     wifi_link_send(m, j->pos, j->data, j->len, &j->meta);
 }
 
+static void wifi_job_exchange_end(WifiTxJob *j, int64_t now);
+
 /* the last bit is on the air: receivers get it (or not) */
 static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
 {
@@ -549,7 +561,7 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
                     meta.txpower_dbm - 40);
     acker = wifi_medium_local(m, j->from, j->pos, j->data, j->len, &meta);
     if (acker) {
-        wifi_medium_ack(m, acker, j->data, j->len, &meta);
+        wifi_medium_ack(m, acker, j->data, j->len, &meta, now);
     }
     if (!j->from) {
         m->remote_on_air--;
@@ -560,13 +572,14 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
     if (!acker && m->nic && !meta.fcs_bad && wifi_wants_ack(j->data)) {
         j->acked = wifi_remote_acks(m, j->data + 4, meta.freq_mhz);
     }
-    j->phase = WIFI_JOB_ACK;
-    timer_mod(j->timer, now + (wifi_job_expects_ack(j) ? SCALE_US *
-              wifi_ack_us(meta.rate_500k, meta.ofdm, meta.short_preamble)
-              : 0));
+    wifi_job_exchange_end(j, now);
 }
 
-/* the exchange is over: retry, or report and let the next frame contend */
+/*
+ * The outcome is known: retry, or report and let the next frame contend.
+ * The channel stays busy for SIFS + ACK (or the ACK timeout) after the
+ * frame: the next attempt waits for that, the sender hears of it now.
+ */
 static void wifi_job_exchange_end(WifiTxJob *j, int64_t now)
 {
     WifiMediumClient *c = j->from;
@@ -597,17 +610,13 @@ static void wifi_job_exchange_end(WifiTxJob *j, int64_t now)
 static void wifi_job_timer(void *opaque)
 {
     WifiTxJob *j = opaque;
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     switch (j->phase) {
     case WIFI_JOB_CONTEND:
-        wifi_job_start(j, now);
+        wifi_job_start(j, j->due_ns);
         break;
     case WIFI_JOB_FRAME:
-        wifi_job_frame_end(j, now);
-        break;
-    case WIFI_JOB_ACK:
-        wifi_job_exchange_end(j, now);
+        wifi_job_frame_end(j, j->due_ns);
         break;
     }
 }
@@ -764,7 +773,8 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
                         af.txpower_dbm - 40);
         acker = wifi_medium_local(m, NULL, af.pos, af.frame, af.len, &meta);
         if (acker) {
-            wifi_medium_ack(m, acker, af.frame, af.len, &meta);
+            wifi_medium_ack(m, acker, af.frame, af.len, &meta,
+                            meta.tx_time_ns);
         }
     }
     return size;
