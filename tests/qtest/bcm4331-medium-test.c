@@ -1088,6 +1088,109 @@ static void test_hostile_peer_airtime(void)
     rmdir(dir);
 }
 
+/* the next air frame from the medium on the stream socket (10 s at most) */
+static size_t peer_recv(int fd, uint8_t *buf, size_t size)
+{
+    uint32_t be, len;
+
+    g_assert_cmpint(recv(fd, &be, 4, MSG_WAITALL), ==, 4);
+    len = be32_to_cpu(be);
+    g_assert_cmpuint(len, <=, size);
+    g_assert_cmpint(recv(fd, buf, len, MSG_WAITALL), ==, len);
+    return len;
+}
+
+/* the next data frame (not an ACK) the medium sends to the peer */
+static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
+{
+    for (int i = 0; i < 100; i++) {
+        size_t n = peer_recv(fd, buf, size);
+
+        if (n > 14 + 48 + 10 && buf[14 + 48] == 0x08) {
+            return n;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * A unicast frame to a station in another process counts as acknowledged
+ * at once, and is sent again (retry bit, new air sequence) until that
+ * process's ACK names it; then no more.
+ */
+static void test_remote_arq(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
+    g_autofree char *sock = g_strdup_printf("%s/air.sock", dir);
+    g_autofree char *more = g_strdup_printf(
+        "-netdev stream,id=l0,server=on,addr.type=unix,addr.path=%s", sock);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    struct timeval tv = { .tv_sec = 10 };
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    g_autofree uint8_t *out = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    uint16_t seq1, seq2;
+    size_t n;
+    int fd;
+
+    air_more = more;
+    air_link = true;
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    air_link = false;
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    g_assert_cmpint(fd, >=, 0);
+    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
+    g_assert_cmpint(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+
+    /* the peer's station makes itself heard */
+    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
+    peer_send(fd, buf, n);
+    g_assert_true(wait_reason(A, 0x8000));
+
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);   /* acked */
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq1 = lduw_be_p(out + 14 + 46);
+    g_assert_cmphex(seq1, !=, 0);
+    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+
+    /* no ACK from the peer: 40 ms later it comes again, as a retry */
+    qtest_clock_step(a.qts, 39 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    qtest_clock_step(a.qts, 2 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq2 = lduw_be_p(out + 14 + 46);
+    g_assert_cmphex(seq2, !=, seq1);
+    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0x08);
+    g_assert_cmpmem(out + 14 + 48 + 4, 6, peer_sta, 6);
+
+    /* the peer acknowledges that one: nothing more */
+    air_frame(buf, A->mac, 24, 1);
+    n = 14 + 48 + 10;                       /* FC, duration, RA */
+    stw_be_p(buf + 14 + 44, 10);
+    buf[14 + 48] = 0xd4;
+    buf[14 + 48 + 1] = 0;
+    stw_be_p(buf + 14 + 46, seq2);
+    peer_send(fd, buf, n);
+    for (int i = 0; i < 20; i++) {
+        rl(A, D11 + GEN_IRQ_REASON);
+    }
+    qtest_clock_step(a.qts, 100 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    close(fd);
+    air_close(&a, 1);
+    unlink(sock);
+    rmdir(dir);
+}
+
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1109,6 +1212,7 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/bad-fcs", test_bad_fcs);
     qtest_add_func("/bcm4331/medium/hostile-peer-airtime",
                    test_hostile_peer_airtime);
+    qtest_add_func("/bcm4331/medium/remote-arq", test_remote_arq);
 
     return g_test_run();
 }

@@ -18,7 +18,7 @@ static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
         .sender = 0x0123456789abcdefull, .freq_mhz = 2437,
         .txpower_dbm = -5, .rate_500k = 108, .ofdm = true,
         .short_preamble = false, .airtime_us = 123,
-        .tx_time_ns = -42, .pos = { -10, 20, 3 },
+        .tx_time_ns = -42, .pos = { -10, 20, 3 }, .seq = 0xbeef,
         .frame = frame, .len = len,
     };
 
@@ -53,6 +53,7 @@ static void test_round_trip(void)
         g_assert_cmpint(g.pos[0], ==, -10);
         g_assert_cmpint(g.pos[1], ==, 20);
         g_assert_cmpint(g.pos[2], ==, 3);
+        g_assert_cmphex(g.seq, ==, 0xbeef);
         g_assert_cmpuint(g.len, ==, len);
         g_assert_cmpmem(g.frame, len, frame, len);
     }

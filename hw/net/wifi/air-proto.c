@@ -45,6 +45,7 @@ size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
         stl_be_p(h + 32 + 4 * i, f->pos[i]);
     }
     stw_be_p(h + 44, f->len);
+    stw_be_p(h + 46, f->seq);
     memcpy(h + WIFI_AIR_HDR_LEN, f->frame, f->len);
     return n;
 }
@@ -74,6 +75,7 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
         return WIFI_AIR_SHORT;
     }
     f->len = lduw_be_p(h + 44);
+    f->seq = lduw_be_p(h + 46);
     if (f->len < 10 || f->len > WIFI_AIR_FRAME_MAX ||
         f->len != len - WIFI_AIR_ETH_LEN - hlen) {
         return WIFI_AIR_BAD_LENGTH;

@@ -192,18 +192,19 @@ static WifiMediumClient *wifi_medium_local(WifiMedium *m,
         if (c == from || c->ops->freq(c) != meta->freq_mhz) {
             continue;
         }
-        if (meta->fcs_bad) {
-            if (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c)) {
-                continue;
-            }
-        } else if (!acker && wifi_wants_ack(frame) &&
-                   c->ops->acks(c, frame + 4)) {
-            acker = c;
+        if (meta->fcs_bad &&
+            (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c))) {
+            continue;
         }
+        /* a radio that cannot take the frame does not acknowledge it */
         if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
             c->rx_dropped++;
             trace_wifi_medium_rx_overflow(c->name);
             continue;
+        }
+        if (!meta->fcs_bad && !acker && wifi_wants_ack(frame) &&
+            c->ops->acks(c, frame + 4)) {
+            acker = c;
         }
         f = g_malloc(sizeof(*f) + len);
         f->meta = *meta;
@@ -217,10 +218,14 @@ static WifiMediumClient *wifi_medium_local(WifiMedium *m,
     return acker;
 }
 
-/* put a transmission on the netdev: the media of other processes */
-static void wifi_link_send(WifiMedium *m, const int32_t *pos,
-                           const uint8_t *frame, size_t len,
-                           const WifiFrameMeta *meta)
+/*
+ * Put a transmission on the netdev: the media of other processes.  It gets
+ * a new air sequence number, an ACK the one of the frame it answers
+ * (@ack_seq).  Returns the number (0: no netdev).
+ */
+static uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
+                               const uint8_t *frame, size_t len,
+                               const WifiFrameMeta *meta, uint16_t ack_seq)
 {
     WifiAirFrame af = {
         .sender = m->sender_id,
@@ -239,11 +244,140 @@ static void wifi_link_send(WifiMedium *m, const int32_t *pos,
     size_t n;
 
     if (!m->nic) {
-        return;
+        return 0;
+    }
+    if (ack_seq) {
+        af.seq = ack_seq;
+    } else {
+        af.seq = ++m->air_seq ? m->air_seq : ++m->air_seq;
     }
     memcpy(af.pos, pos, sizeof(af.pos));
     n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af);
     qemu_send_packet(qemu_get_queue(m->nic), buf, n);
+    return af.seq;
+}
+
+/*
+ * ---- frames to stations in other processes: kept until acknowledged ----
+ *
+ * Whether a station in another process acknowledged a frame is known only
+ * later, from its ACK crossing the netdev, but the sender wants to know at
+ * once: the medium answers from what it learnt (wifi_remote_acks), keeps
+ * the frame, and sends it again (retry bit set) if that ACK does not come
+ * back within WIFI_ARQ_TIMEOUT_NS, up to WIFI_ARQ_TRIES times.  A frame
+ * the netdev lost (a receiver's full socket buffer drops datagrams
+ * silently) is so delayed instead of lost for good; a duplicate (the ACK
+ * was lost) is dropped by the receiving station as any 802.11 retry.
+ */
+struct WifiArqFrame {
+    QTAILQ_ENTRY(WifiArqFrame) next;
+    uint16_t seq;
+    unsigned tries;
+    int64_t sent_ns;
+    int32_t pos[3];
+    WifiFrameMeta meta;
+    size_t len;
+    uint8_t data[];
+};
+
+static void wifi_arq_arm(WifiMedium *m)
+{
+    WifiArqFrame *a = QTAILQ_FIRST(&m->arq);
+
+    if (a) {
+        timer_mod(m->arq_timer, a->sent_ns + WIFI_ARQ_TIMEOUT_NS);
+    } else {
+        timer_del(m->arq_timer);
+    }
+}
+
+static void wifi_arq_free(WifiMedium *m, WifiArqFrame *a)
+{
+    QTAILQ_REMOVE(&m->arq, a, next);
+    m->arq_len--;
+    g_free(a);
+}
+
+static void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
+                         const uint8_t *frame, size_t len,
+                         const WifiFrameMeta *meta)
+{
+    WifiArqFrame *a;
+
+    /*
+     * Data frames only: a station drops a late duplicate of a data frame
+     * (TCP drops its segment), but one of an authentication or an
+     * association request, 20 ms and many frames later, starts over what
+     * the AP already did.
+     */
+    if (!seq || ((frame[0] >> 2) & 3) != 2) {
+        return;
+    }
+    if (m->arq_len >= WIFI_ARQ_MAX) {
+        wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
+    }
+    a = g_malloc(sizeof(*a) + len);
+    a->seq = seq;
+    a->tries = 1;
+    a->sent_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    memcpy(a->pos, pos, sizeof(a->pos));
+    a->meta = *meta;
+    a->len = len;
+    memcpy(a->data, frame, len);
+    QTAILQ_INSERT_TAIL(&m->arq, a, next);
+    m->arq_len++;
+    if (m->arq_len == 1) {
+        wifi_arq_arm(m);
+    }
+}
+
+/* an ACK from another process to @ra for air sequence @seq */
+static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
+{
+    WifiArqFrame *a;
+
+    QTAILQ_FOREACH(a, &m->arq, next) {
+        if (a->seq == seq && !memcmp(a->data + 10, ra, 6)) {
+            bool first = a == QTAILQ_FIRST(&m->arq);
+
+            wifi_arq_free(m, a);
+            if (first) {
+                wifi_arq_arm(m);
+            }
+            return;
+        }
+    }
+}
+
+static void wifi_arq_timer(void *opaque)
+{
+    WifiMedium *m = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    WifiArqFrame *a;
+    /* bounded: every entry is looked at once per run */
+    unsigned budget = m->arq_len;
+
+    while (budget-- && (a = QTAILQ_FIRST(&m->arq)) &&
+           now - a->sent_ns >= WIFI_ARQ_TIMEOUT_NS) {
+        QTAILQ_REMOVE(&m->arq, a, next);
+        if (a->tries >= WIFI_ARQ_TRIES) {
+            m->arq_len--;
+            trace_wifi_medium_arq(a->seq, a->tries, "given up");
+            g_free(a);
+            continue;
+        }
+        a->tries++;
+        a->data[1] |= 0x08;             /* retry bit */
+        a->meta.tx_time_ns = now;
+        m->arq_resent++;
+        trace_wifi_medium_arq(a->seq, a->tries, "sent again");
+        wifi_pcap_write(m, now, a->data, a->len, &a->meta,
+                        a->meta.txpower_dbm - 40);
+        a->seq = wifi_link_send(m, a->pos, a->data, a->len, &a->meta, 0);
+        a->sent_ns = now;
+        QTAILQ_INSERT_TAIL(&m->arq, a, next);
+    }
+    wifi_arq_arm(m);
 }
 
 /* deterministic pseudo-random numbers (splitmix64) from property seed */
@@ -294,7 +428,8 @@ static WifiChannel *wifi_channel(WifiMedium *m, uint32_t freq, int64_t now)
  */
 static void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                             const uint8_t *frame, size_t len,
-                            const WifiFrameMeta *dm, int64_t now)
+                            const WifiFrameMeta *dm, int64_t now,
+                            uint16_t ack_seq)
 {
     uint8_t ack[WIFI_ACK_LEN] = { 0xd4, 0x00 };
     WifiFrameMeta meta = {
@@ -325,7 +460,8 @@ static void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
     wifi_pcap_write(m, meta.tx_time_ns, ack, sizeof(ack), &meta,
                     meta.txpower_dbm - 40);
     wifi_medium_local(m, acker, acker->pos, ack, sizeof(ack), &meta);
-    wifi_link_send(m, acker->pos, ack, sizeof(ack), &meta);
+    /* the ACK of a frame from another process names it: see wifi_arq */
+    wifi_link_send(m, acker->pos, ack, sizeof(ack), &meta, ack_seq);
 }
 
 bool wifi_medium_paced(WifiMediumClient *c)
@@ -344,6 +480,7 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     WifiMedium *m = from->medium;
     WifiMediumClient *acker;
     WifiFrameMeta fm = *meta;
+    uint16_t seq;
     bool acked;
 
     if (len < 10 || len > WIFI_MAX_FRAME) {
@@ -363,13 +500,16 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     wifi_pcap_write(m, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), frame, len,
                     &fm, meta->txpower_dbm - 40);
     acker = wifi_medium_local(m, from, from->pos, frame, len, &fm);
-    wifi_link_send(m, from->pos, frame, len, &fm);
+    seq = wifi_link_send(m, from->pos, frame, len, &fm, 0);
     acked = acker;
     if (acker) {
         wifi_medium_ack(m, acker, frame, len, &fm,
-                        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+                        qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), 0);
     } else if (m->nic && !fm.fcs_bad && wifi_wants_ack(frame)) {
         acked = wifi_remote_acks(m, frame + 4, meta->freq_mhz);
+        if (acked) {
+            wifi_arq_add(m, seq, from->pos, frame, len, &fm);
+        }
     }
     return acked;
 }
@@ -394,6 +534,7 @@ struct WifiTxJob {
     unsigned retry_limit, attempts;
     uint32_t backoff;                   /* slots */
     bool notify, on_air, collided, acked;
+    uint16_t air_seq;                   /* on the netdev (wifi_arq) */
     int64_t start_ns;
     size_t len;
     uint8_t data[];
@@ -542,7 +683,7 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
                                  j->meta.rate_500k, j->attempts,
                                  j->meta.airtime_us);
     wifi_job_on_air(j, now, wifi_job_expects_ack(j));
-    wifi_link_send(m, j->pos, j->data, j->len, &j->meta);
+    j->air_seq = wifi_link_send(m, j->pos, j->data, j->len, &j->meta, 0);
 }
 
 static void wifi_job_exchange_end(WifiTxJob *j, int64_t now);
@@ -561,7 +702,8 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
                     meta.txpower_dbm - 40);
     acker = wifi_medium_local(m, j->from, j->pos, j->data, j->len, &meta);
     if (acker) {
-        wifi_medium_ack(m, acker, j->data, j->len, &meta, now);
+        wifi_medium_ack(m, acker, j->data, j->len, &meta, now,
+                        j->from ? 0 : j->air_seq);
     }
     if (!j->from) {
         m->remote_on_air--;
@@ -571,6 +713,9 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
     j->acked = acker;
     if (!acker && m->nic && !meta.fcs_bad && wifi_wants_ack(j->data)) {
         j->acked = wifi_remote_acks(m, j->data + 4, meta.freq_mhz);
+        if (j->acked) {
+            wifi_arq_add(m, j->air_seq, j->pos, j->data, j->len, &meta);
+        }
     }
     wifi_job_exchange_end(j, now);
 }
@@ -708,6 +853,7 @@ static void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
     }
     j = wifi_job_new(m, NULL, af->frame, af->len, meta);
     memcpy(j->pos, af->pos, sizeof(j->pos));
+    j->air_seq = af->seq;
     /* the peer's airtime is not trusted: ours, from length and rate */
     j->meta.airtime_us = wifi_airtime_us(af->len + 4, meta->rate_500k,
                                          meta->ofdm, meta->short_preamble);
@@ -764,6 +910,10 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
         wifi_remote_learn(m, af.frame + 10, af.freq_mhz);
     }
     trace_wifi_medium_rx_remote(af.freq_mhz, af.len);
+    /* an ACK for one of our frames to a station over there */
+    if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == 0xd4) {
+        wifi_arq_acked(m, af.frame + 4, af.seq);
+    }
     if (m->airtime) {
         wifi_remote_on_air(m, &af, &meta);
     } else {
@@ -774,7 +924,7 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
         acker = wifi_medium_local(m, NULL, af.pos, af.frame, af.len, &meta);
         if (acker) {
             wifi_medium_ack(m, acker, af.frame, af.len, &meta,
-                            meta.tx_time_ns);
+                            meta.tx_time_ns, af.seq);
         }
     }
     return size;
@@ -839,6 +989,8 @@ static void wifi_medium_init(Object *obj)
 
     QTAILQ_INIT(&m->clients);
     QTAILQ_INIT(&m->on_air);
+    QTAILQ_INIT(&m->arq);
+    m->arq_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_arq_timer, m);
     qemu_guest_getrandom_nofail(&m->sender_id, sizeof(m->sender_id));
     qemu_guest_getrandom_nofail(m->link_mac, sizeof(m->link_mac));
     m->link_mac[0] = (m->link_mac[0] & ~1) | 2;     /* local, unicast */
@@ -1020,6 +1172,12 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
                               (void *)offsetof(WifiMedium, acks));
     object_class_property_set_description(klass, "acks",
         "read-only: ACK frames the local radios sent");
+    object_class_property_add(klass, "remote-resent", "uint64",
+                              wifi_medium_get_counter, NULL, NULL,
+                              (void *)offsetof(WifiMedium, arq_resent));
+    object_class_property_set_description(klass, "remote-resent",
+        "read-only: frames to stations in other processes sent again "
+        "because their ACK did not come back");
 }
 
 static const TypeInfo wifi_medium_info = {

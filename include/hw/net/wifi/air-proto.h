@@ -14,7 +14,10 @@
  *    17  u8  reserved (0)        18  u16 rate, 500 kb/s units
  *    20  u32 airtime, us         24  s64 sender's virtual time, ns
  *    32  s32 x, y, z position of the transmitter, metres (3 x 4 bytes)
- *    44  u16 802.11 frame length 46  u16 reserved (0)
+ *    44  u16 802.11 frame length 46  u16 air sequence (0: none): a
+ *                                        transmission's number, or in an
+ *                                        ACK the number of the frame it
+ *                                        acknowledges
  *   then the 802.11 frame (no FCS).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -44,6 +47,7 @@ typedef struct WifiAirFrame {
     uint32_t airtime_us;
     int64_t tx_time_ns;
     int32_t pos[3];
+    uint16_t seq;               /* air sequence (see above) */
     const uint8_t *frame;       /* points into the decoded buffer */
     size_t len;
 } WifiAirFrame;

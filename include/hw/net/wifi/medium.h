@@ -99,6 +99,15 @@ struct WifiMediumClient {
 /* channels whose airtime the medium tracks */
 #define WIFI_CHANNELS           32
 
+/*
+ * Unicast frames to stations in other processes, kept until that process's
+ * ACK comes back (the netdev may lose frames: a full socket buffer)
+ */
+#define WIFI_ARQ_MAX            256
+#define WIFI_ARQ_TIMEOUT_NS     (40 * SCALE_MS)
+#define WIFI_ARQ_TRIES          4
+typedef struct WifiArqFrame WifiArqFrame;
+
 /* other processes whose clock offset the medium estimates (airtime on) */
 #define WIFI_PEERS              16
 
@@ -139,6 +148,11 @@ struct WifiMedium {
     uint64_t remote_frames;
     uint64_t remote_rejected;
     WifiRemoteStation remote[WIFI_REMOTE_STATIONS];
+    uint16_t air_seq;
+    QTAILQ_HEAD(, WifiArqFrame) arq;
+    unsigned arq_len;
+    QEMUTimer *arq_timer;
+    uint64_t arq_resent;
 
     /* pcap view of the air */
     char *pcap;
