@@ -54,14 +54,20 @@ hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
 import sys
 path, block = sys.argv[1], open(sys.argv[2]).read()
 s = open(path).read()
-if "WifiMediumProperties" not in s:
+# an older version of our block: take it out, the current one goes in
+start = s.find("##\n# @WifiMediumProperties:")
+if start >= 0 and block not in s:
+    end = s.index("} }\n", start) + 4
+    s = s[:start] + s[end:]
+if "# @WifiMediumProperties:" not in s:
     anchor = "##\n# @CanHostSocketcanProperties:"
     assert anchor in s, "qom.json: no CanHostSocketcanProperties"
     s = s.replace(anchor, block + anchor, 1)
     branch = "      'can-host-socketcan':         { 'type'"
     assert branch in s, "qom.json: no can-host-socketcan branch"
-    s = s.replace(branch, "      'wifi-medium':                "
-                  "'WifiMediumProperties',\n" + branch, 1)
+    if "'wifi-medium':                'WifiMediumProperties'" not in s:
+        s = s.replace(branch, "      'wifi-medium':                "
+                      "'WifiMediumProperties',\n" + branch, 1)
     open(path, "w").write(s)
 PY
 # the qtest list is the project's tests/qtest/*-test.c: rewrite our line

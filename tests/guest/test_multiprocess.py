@@ -8,7 +8,9 @@ Process 2 runs a guest with a bcm4331 on its own wifi-medium.  The two media
 are joined through a UDP multicast netdev on 127.0.0.1 (no root, no
 daemon).  The guest scans, associates across the processes, gets 10.0.2.15
 from process 1's slirp and pings 10.0.2.2; tshark reads the pcap without a
-malformed frame and finds beacons, authentication, association and data.
+malformed frame and finds beacons, authentication, association, data and
+the ACKs of both sides (the guest's card acknowledges in process 2, the
+access point in process 1).
 """
 
 import os
@@ -82,7 +84,7 @@ def main():
               "no malformed frame", r)
         for name, st in (("beacon", "0x0008"), ("authentication", "0x000b"),
                          ("association request", "0x0000"),
-                         ("data", "0x0020")):
+                         ("data", "0x0020"), ("ACK", "0x001d")):
             check(st in kinds, "pcap has %s frames" % name, r)
     else:
         check(False, "tshark and the pcap are there", r)

@@ -18,7 +18,7 @@ static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
         .sender = 0x0123456789abcdefull, .freq_mhz = 2437,
         .txpower_dbm = -5, .rate_500k = 108, .ofdm = true,
         .short_preamble = false, .airtime_us = 123,
-        .tx_time_ns = -42, .pos = { -10, 20, 3 },
+        .tx_time_ns = -42, .pos = { -10, 20, 3 }, .seq = 0xbeef,
         .frame = frame, .len = len,
     };
 
@@ -47,11 +47,13 @@ static void test_round_trip(void)
         g_assert_cmpuint(g.rate_500k, ==, 108);
         g_assert_true(g.ofdm);
         g_assert_false(g.short_preamble);
+        g_assert_false(g.fcs_bad);
         g_assert_cmpuint(g.airtime_us, ==, 123);
         g_assert_cmpint(g.tx_time_ns, ==, -42);
         g_assert_cmpint(g.pos[0], ==, -10);
         g_assert_cmpint(g.pos[1], ==, 20);
         g_assert_cmpint(g.pos[2], ==, 3);
+        g_assert_cmphex(g.seq, ==, 0xbeef);
         g_assert_cmpuint(g.len, ==, len);
         g_assert_cmpmem(g.frame, len, frame, len);
     }
@@ -95,6 +97,12 @@ static void test_hostile(void)
     memcpy(bad, buf, n);
     bad[14 + 1] = 0x80;                             /* unknown flag */
     g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    bad[14 + 1] = 0x08;                             /* the next one */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_FIELD);
+    bad[14 + 1] = 0x05;                             /* OFDM, FCS bad */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_OK);
+    g_assert_true(g.fcs_bad);
+    g_assert_true(g.ofdm);
     /* random garbage with our EtherType: never OK by accident */
     for (int r = 0; r < 10000; r++) {
         size_t len = g_random_int_range(0, sizeof(bad));

@@ -207,6 +207,18 @@ struct Bcm4331State {
     WifiMedium *medium;
     WifiMediumClient air;
     QEMUBH *tx_bh;
+    /*
+     * airtime on: the frame on the air (its engine's CD still points at
+     * it; not migrated: a migrated card sends it again)
+     */
+    struct {
+        bool busy;
+        bool want_ack;
+        uint8_t engine;
+        uint16_t cookie;
+        uint16_t seq;
+        uint32_t cd, next_cd;
+    } tx_air;
     QEMUTimer *tbtt_timer;
     int32_t pos[3];
     int32_t txpower;

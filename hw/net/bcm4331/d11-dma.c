@@ -231,8 +231,12 @@ static bool cck_rate_ok(uint16_t rate)
     return rate == 2 || rate == 4 || rate == 11 || rate == 22;
 }
 
-/* one frame: @buf = 118-byte TX header + MPDU; returns the status word 0 */
-static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
+/*
+ * one frame: @buf = 118-byte TX header + MPDU.  Returns true when the
+ * frame went to an air that takes real time: its TX status comes from
+ * d11_air_tx_done() when the exchange ends.
+ */
+static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
                          size_t len)
 {
     uint32_t mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
@@ -255,7 +259,7 @@ static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
         DMA_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
                       len);
         d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
-        return;
+        return false;
     }
     bcm_fw_tx_fixup(s, n, cookie, f);
     if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
@@ -281,6 +285,17 @@ static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
     limit = MIN(MAX(limit, 1), 15);
 
     trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
+    if (d11_radio_on(s) && wifi_medium_paced(&s->air) &&
+        wifi_medium_queue(&s->air, f, flen, &m,
+                          want_ack && !wifi_is_group(f + 4) ? limit : 1,
+                          true)) {
+        s->tx_air.busy = true;
+        s->tx_air.engine = n;
+        s->tx_air.want_ack = want_ack;
+        s->tx_air.cookie = cookie;
+        s->tx_air.seq = lduw_le_p(f + 22) >> 4;
+        return true;
+    }
     do {
         if (tries) {
             f[1] |= 0x08;       /* retry bit on retransmissions */
@@ -294,6 +309,7 @@ static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
     d11_txstat_push(s, ((uint32_t)cookie << 16) | (tries << 12) |
                     ((want_ack && acked) ? 2 : 0) | 1,
                     lduw_le_p(f + 22) >> 4);
+    return false;
 }
 
 /* process engine @n's ring from CD to TXINDEX, at most @budget frames */
@@ -375,8 +391,13 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
                      s->mac.tx_cd[n]);
             return false;
         }
+        if (d11_tx_frame(s, n, buf, len)) {
+            /* on the air: CD moves on when the exchange is over */
+            s->tx_air.cd = s->mac.tx_cd[n];
+            s->tx_air.next_cd = cd;
+            return false;
+        }
         s->mac.tx_cd[n] = cd;
-        d11_tx_frame(s, n, buf, len);
     }
     bcm_fw_engine_idle(s, n);
     return false;
@@ -388,7 +409,7 @@ static void d11_tx_bh(void *opaque)
     bool more = false;
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d11_mac_running(s)) {
+    if (!d11_mac_running(s) || s->tx_air.busy) {
         return;
     }
     for (unsigned n = 0; n < D11_DMA_ENGINES; n++) {
@@ -542,6 +563,11 @@ static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
         return false;
     }
     d11_own_mac(s, own, 0);
+    /* ACK and CTS to us answer our own frames: the firmware eats them */
+    if (type == 1 && ((f[0] >> 4) == 0xd || (f[0] >> 4) == 0xc) &&
+        !memcmp(f + 4, own, 6)) {
+        return false;
+    }
     if (wifi_is_group(f + 4) || !memcmp(f + 4, own, 6)) {
         return true;
     }
@@ -571,8 +597,15 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     uint64_t a;
     D11Desc d;
 
-    if (!d11_rx_ready(s) || meta->freq_mhz != s->phy.freq_mhz ||
-        !d11_rx_filter(s, f, len)) {
+    if (!d11_rx_ready(s) || meta->freq_mhz != s->phy.freq_mhz) {
+        return;
+    }
+    /*
+     * A frame with a bad FCS: its addresses cannot be trusted, the
+     * firmware passes it (flagged) only when asked to (KEEP_BAD).
+     */
+    if (meta->fcs_bad ? !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_BAD)
+                      : !d11_rx_filter(s, f, len)) {
         return;
     }
     fo = MAX(fo, D11_RXH_LEN);
@@ -597,7 +630,8 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     buf = g_malloc0(total);
     /* a protected frame for which the key table has a key: decrypt */
     memcpy(buf + fo + D11_PLCP_LEN, f, len);
-    macstat = d11_rx_decrypt(s, buf + fo + D11_PLCP_LEN, len);
+    macstat = meta->fcs_bad ? D11_RX_MAC_FCSERR :
+              d11_rx_decrypt(s, buf + fo + D11_PLCP_LEN, len);
     /* RX header, format 598 */
     stw_le_p(buf + 0x00, D11_PLCP_LEN + flen);
     stw_le_p(buf + 0x04, meta->ofdm ? D11_RX_PHYST0_OFDM :
@@ -618,6 +652,9 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
         stw_le_p(buf + fo + 2, DIV_ROUND_UP(octets * 16, meta->rate_500k));
     }
     fcs = crc32(0, f, len);             /* the FCS of the frame on air */
+    if (meta->fcs_bad) {
+        fcs = ~fcs;             /* what the air did to it */
+    }
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
 
     a = d.addr;
@@ -633,10 +670,45 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     d11_update_irq(s);
 }
 
+/* airtime on: the exchange of the frame on the air is over */
+static void d11_air_tx_done(WifiMediumClient *c, bool acked,
+                            unsigned attempts)
+{
+    Bcm4331State *s = c->opaque;
+    unsigned n = s->tx_air.engine;
+
+    if (!s->tx_air.busy) {
+        return;
+    }
+    s->tx_air.busy = false;
+    /* the engine was reset or its ring moved meanwhile: nobody waits */
+    if (s->mac.tx_cd[n] != s->tx_air.cd ||
+        !(*dma_reg(s, n, D11_DMA64_TXCTL) & D11_DMA64_CTL_ENABLE)) {
+        d11_dma_kick(s);
+        return;
+    }
+    s->mac.tx_cd[n] = s->tx_air.next_cd;
+    d11_txstat_push(s, ((uint32_t)s->tx_air.cookie << 16) |
+                    (MIN(attempts, 15) << 12) |
+                    ((s->tx_air.want_ack && acked) ? 2 : 0) | 1,
+                    s->tx_air.seq);
+    d11_dma_kick(s);
+}
+
+/* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */
+static bool d11_air_wants_bad_fcs(WifiMediumClient *c)
+{
+    Bcm4331State *s = c->opaque;
+
+    return d11_rx_ready(s) && FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_BAD);
+}
+
 static const WifiMediumClientOps d11_air_ops = {
     .freq = d11_air_freq,
     .acks = d11_air_acks,
     .receive = d11_air_receive,
+    .wants_bad_fcs = d11_air_wants_bad_fcs,
+    .tx_done = d11_air_tx_done,
 };
 
 void d11_dma_init(Bcm4331State *s)
@@ -671,5 +743,6 @@ void d11_dma_reset(Bcm4331State *s)
     if (s->tx_bh) {
         qemu_bh_cancel(s->tx_bh);
     }
+    s->tx_air.busy = false;
     wifi_medium_flush(&s->air);
 }

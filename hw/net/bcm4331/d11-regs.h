@@ -181,6 +181,7 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_RXH_LEN             24
 #define D11_RX_PHYST0_OFDM      0x0001
 #define D11_RX_PHYST0_SHORTPRMBL 0x0080
+#define D11_RX_MAC_FCSERR       0x00000001  /* mac_status: bad FCS */
 #define D11_RX_MAC_DEC          0x00000008  /* decryption attempted */
 #define D11_RX_MAC_DECERR       0x00000010  /* ... and failed */
 #define D11_RX_MAC_KEYIDX_SHIFT 5           /* key slot, 6 bits */

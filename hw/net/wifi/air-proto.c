@@ -31,7 +31,9 @@ size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
     stw_be_p(out + 12, WIFI_AIR_ETHERTYPE);
     memset(h, 0, WIFI_AIR_HDR_LEN);
     h[0] = WIFI_AIR_VERSION;
-    h[1] = (f->ofdm ? 1 : 0) | (f->short_preamble ? 2 : 0);
+    h[1] = (f->ofdm ? WIFI_AIR_F_OFDM : 0) |
+           (f->short_preamble ? WIFI_AIR_F_SHORTPRE : 0) |
+           (f->fcs_bad ? WIFI_AIR_F_FCS_BAD : 0);
     stw_be_p(h + 2, WIFI_AIR_HDR_LEN);
     stq_be_p(h + 4, f->sender);
     stl_be_p(h + 12, f->freq_mhz);
@@ -43,6 +45,7 @@ size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
         stl_be_p(h + 32 + 4 * i, f->pos[i]);
     }
     stw_be_p(h + 44, f->len);
+    stw_be_p(h + 46, f->seq);
     memcpy(h + WIFI_AIR_HDR_LEN, f->frame, f->len);
     return n;
 }
@@ -72,12 +75,14 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
         return WIFI_AIR_SHORT;
     }
     f->len = lduw_be_p(h + 44);
+    f->seq = lduw_be_p(h + 46);
     if (f->len < 10 || f->len > WIFI_AIR_FRAME_MAX ||
         f->len != len - WIFI_AIR_ETH_LEN - hlen) {
         return WIFI_AIR_BAD_LENGTH;
     }
-    f->ofdm = h[1] & 1;
-    f->short_preamble = h[1] & 2;
+    f->ofdm = h[1] & WIFI_AIR_F_OFDM;
+    f->short_preamble = h[1] & WIFI_AIR_F_SHORTPRE;
+    f->fcs_bad = h[1] & WIFI_AIR_F_FCS_BAD;
     f->sender = ldq_be_p(h + 4);
     f->freq_mhz = ldl_be_p(h + 12);
     f->txpower_dbm = h[16];
@@ -88,7 +93,7 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
         f->pos[i] = ldl_be_p(h + 32 + 4 * i);
     }
     if (f->freq_mhz < 2400 || f->freq_mhz > 6000 || f->rate_500k == 0 ||
-        f->rate_500k > 108 || (h[1] & ~3) || f->txpower_dbm > 40 ||
+        f->rate_500k > 108 || (h[1] & ~WIFI_AIR_F_ALL) || f->txpower_dbm > 40 ||
         f->txpower_dbm < -40) {
         return WIFI_AIR_BAD_FIELD;
     }

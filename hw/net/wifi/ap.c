@@ -44,6 +44,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 
 #define WIFI_AP_MAX_STA     32
 #define WIFI_AP_RETRIES     4
+/* airtime on: frames queued for the air before the network waits */
+#define WIFI_AP_TXQ_HIGH    48
 #define WIFI_HDR_LEN        24
 #define WIFI_RATE_MGMT      2       /* 1 Mb/s CCK, 500 kb/s units */
 #define WIFI_RATE_DATA      108     /* 54 Mb/s OFDM */
@@ -208,6 +210,12 @@ static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
     bool acked = false;
 
     m.airtime_us = wifi_airtime_us(len + 4, rate_500k, m.ofdm, false);
+    if (wifi_medium_paced(&s->client)) {
+        /* the air takes time: the medium retransmits, we do not wait */
+        return wifi_medium_queue(&s->client, f, len, &m,
+                                 wifi_is_group(f + 4) ? 1 : WIFI_AP_RETRIES,
+                                 true);
+    }
     /* unicast: retransmit (retry bit set) until acknowledged */
     for (int i = 0; i < WIFI_AP_RETRIES && !acked; i++) {
         if (i) {
@@ -834,17 +842,33 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
     }
 }
 
+/* airtime on: a frame left the queue, the network may send again */
+static void wifi_ap_client_tx_done(WifiMediumClient *c, bool acked,
+                                   unsigned attempts)
+{
+    WifiApState *s = c->opaque;
+
+    if (s->nic && wifi_medium_txq_len(c) < WIFI_AP_TXQ_HIGH) {
+        qemu_flush_queued_packets(qemu_get_queue(s->nic));
+    }
+}
+
 static const WifiMediumClientOps wifi_ap_client_ops = {
     .freq = wifi_ap_client_freq,
     .acks = wifi_ap_client_acks,
     .receive = wifi_ap_client_receive,
+    .tx_done = wifi_ap_client_tx_done,
 };
 
 /* ---- network side -------------------------------------------------- */
 
 static bool wifi_ap_can_receive(NetClientState *nc)
 {
-    return true;
+    WifiApState *s = qemu_get_nic_opaque(nc);
+
+    /* airtime on: hold the network back while the air is behind */
+    return !wifi_medium_paced(&s->client) ||
+           wifi_medium_txq_len(&s->client) < WIFI_AP_TXQ_HIGH;
 }
 
 static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,

@@ -8,13 +8,16 @@
  *             EtherType 0x88B5 (IEEE 802 local experimental 1)
  *   header (48 bytes, big endian):
  *     0  u8  version (1)          1  u8  flags (bit 0 OFDM, bit 1 short
- *     2  u16 header length (48)          preamble)
+ *     2  u16 header length (48)          preamble, bit 2 FCS bad)
  *     4  u64 sender id (random per medium instance)
  *    12  u32 frequency, MHz      16  s8  transmit power, dBm
  *    17  u8  reserved (0)        18  u16 rate, 500 kb/s units
  *    20  u32 airtime, us         24  s64 sender's virtual time, ns
  *    32  s32 x, y, z position of the transmitter, metres (3 x 4 bytes)
- *    44  u16 802.11 frame length 46  u16 reserved (0)
+ *    44  u16 802.11 frame length 46  u16 air sequence (0: none): a
+ *                                        transmission's number, or in an
+ *                                        ACK the number of the frame it
+ *                                        acknowledges
  *   then the 802.11 frame (no FCS).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -28,6 +31,10 @@
 #define WIFI_AIR_HDR_LEN        48
 #define WIFI_AIR_ETH_LEN        14
 #define WIFI_AIR_FRAME_MAX      2352    /* = WIFI_MAX_FRAME */
+#define WIFI_AIR_F_OFDM         0x01
+#define WIFI_AIR_F_SHORTPRE     0x02
+#define WIFI_AIR_F_FCS_BAD      0x04
+#define WIFI_AIR_F_ALL          0x07
 
 typedef struct WifiAirFrame {
     uint64_t sender;
@@ -36,9 +43,11 @@ typedef struct WifiAirFrame {
     uint16_t rate_500k;
     bool ofdm;
     bool short_preamble;
+    bool fcs_bad;               /* corrupted: only monitors asking see it */
     uint32_t airtime_us;
     int64_t tx_time_ns;
     int32_t pos[3];
+    uint16_t seq;               /* air sequence (see above) */
     const uint8_t *frame;       /* points into the decoded buffer */
     size_t len;
 } WifiAirFrame;

@@ -20,6 +20,7 @@
 #include "qom/object.h"
 #include "hw/qdev-core.h"
 #include "net/net.h"
+#include "hw/net/wifi/airtime.h"
 
 #define TYPE_WIFI_MEDIUM "wifi-medium"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiMedium, WIFI_MEDIUM)
@@ -39,6 +40,7 @@ typedef struct WifiFrameMeta {
     bool short_preamble;
     uint32_t airtime_us;        /* duration on the air */
     int64_t tx_time_ns;         /* virtual time the transmission started */
+    bool fcs_bad;               /* corrupted on the air (receivers only) */
 } WifiFrameMeta;
 
 typedef struct WifiMediumClient WifiMediumClient;
@@ -51,7 +53,21 @@ typedef struct WifiMediumClientOps {
     /* a frame arrives (called from the client's bottom half) */
     void (*receive)(WifiMediumClient *c, const uint8_t *frame, size_t len,
                     const WifiFrameMeta *meta);
+    /*
+     * Optional: would this radio take frames with a bad FCS now (a monitor
+     * asking for them)?  Such frames reach only radios that say yes, with
+     * meta->fcs_bad set.
+     */
+    bool (*wants_bad_fcs)(WifiMediumClient *c);
+    /*
+     * Optional, airtime on: the exchange of a frame queued with @notify
+     * ended after @attempts transmissions (called from a timer).
+     */
+    void (*tx_done)(WifiMediumClient *c, bool acked, unsigned attempts);
 } WifiMediumClientOps;
+
+/* one transmission, airtime on (local with its retries, or remote) */
+typedef struct WifiTxJob WifiTxJob;
 
 typedef struct WifiQueuedFrame {
     QSIMPLEQ_ENTRY(WifiQueuedFrame) next;
@@ -71,7 +87,41 @@ struct WifiMediumClient {
     unsigned rxq_len;
     uint64_t rx_dropped;
     QEMUBH *bh;
+    /* airtime on: frames waiting for the channel, the head contending */
+    QSIMPLEQ_HEAD(, WifiTxJob) txq;
+    unsigned txq_len;
 };
+
+/* frames one radio may have waiting for the channel (airtime on) */
+#define WIFI_TX_QUEUE_MAX       64
+/* transmissions from other processes on the air at once (airtime on) */
+#define WIFI_REMOTE_ON_AIR_MAX  256
+/* channels whose airtime the medium tracks */
+#define WIFI_CHANNELS           32
+
+/*
+ * Unicast frames to stations in other processes, kept until that process's
+ * ACK comes back (the netdev may lose frames: a full socket buffer)
+ */
+#define WIFI_ARQ_MAX            256
+#define WIFI_ARQ_TIMEOUT_NS     (40 * SCALE_MS)
+#define WIFI_ARQ_TRIES          4
+typedef struct WifiArqFrame WifiArqFrame;
+
+/* other processes whose clock offset the medium estimates (airtime on) */
+#define WIFI_PEERS              16
+
+typedef struct WifiPeerClock {
+    bool used;
+    uint64_t sender;
+    int64_t min[2];             /* least (arrival - start): this, last window */
+    int64_t window_ns;          /* start of this window */
+} WifiPeerClock;
+
+typedef struct WifiChannel {
+    uint32_t freq_mhz;          /* 0: free slot */
+    int64_t busy_until_ns;      /* end of the current exchange */
+} WifiChannel;
 
 /* stations heard from other processes: unicast to them counts as acked */
 #define WIFI_REMOTE_STATIONS    64
@@ -98,10 +148,28 @@ struct WifiMedium {
     uint64_t remote_frames;
     uint64_t remote_rejected;
     WifiRemoteStation remote[WIFI_REMOTE_STATIONS];
+    uint16_t air_seq;
+    QTAILQ_HEAD(, WifiArqFrame) arq;
+    unsigned arq_len;
+    QEMUTimer *arq_timer;
+    uint64_t arq_resent;
 
     /* pcap view of the air */
     char *pcap;
     FILE *pcap_file;
+
+    /* airtime, collisions, corrupted frames */
+    bool airtime;
+    uint32_t fcs_error_rate;    /* per mille */
+    uint64_t seed;
+    uint64_t prng;
+    WifiChannel chan[WIFI_CHANNELS];
+    QTAILQ_HEAD(, WifiTxJob) on_air;
+    unsigned remote_on_air;
+    WifiPeerClock peers[WIFI_PEERS];
+    uint64_t collisions;
+    uint64_t fcs_errors;
+    uint64_t acks;
 };
 
 /*
@@ -123,9 +191,24 @@ void wifi_medium_flush(WifiMediumClient *c);
 bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
                       size_t len, const WifiFrameMeta *meta);
 
-/* airtime of a frame of @bytes (with FCS) at @rate_500k, in microseconds */
-uint32_t wifi_airtime_us(size_t bytes, uint16_t rate_500k, bool ofdm,
-                         bool short_preamble);
+/*
+ * Does the air take real time (property airtime=on)?  Then senders that
+ * care about the outcome use wifi_medium_queue() instead: wifi_medium_send()
+ * queues the frame for one attempt and returns false.
+ */
+bool wifi_medium_paced(WifiMediumClient *c);
+
+/*
+ * Airtime on: queue @frame; it waits for the channel (DIFS + backoff),
+ * takes its airtime, and, unicast with @retry_limit > 1, is sent again
+ * (retry bit set, contention window doubled) until acknowledged or
+ * @retry_limit attempts.  With @notify, ops->tx_done reports the outcome.
+ * Returns false (nothing queued, no tx_done) when the radio's queue is full.
+ */
+bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
+                       size_t len, const WifiFrameMeta *meta,
+                       unsigned retry_limit, bool notify);
+unsigned wifi_medium_txq_len(WifiMediumClient *c);
 
 static inline bool wifi_is_group(const uint8_t *addr)
 {
