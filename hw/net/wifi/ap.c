@@ -229,6 +229,12 @@ static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
     return acked;
 }
 
+/* capability information: ESS, short slot time, privacy with WPA2 */
+static uint16_t wifi_ap_capab(WifiApState *s)
+{
+    return 0x0401 | (s->passphrase ? 0x0010 : 0);
+}
+
 static size_t wifi_ie(uint8_t *p, uint8_t id, const void *data, size_t len)
 {
     p[0] = id;
@@ -247,8 +253,7 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
 
     stq_le_p(p, wifi_ap_tsf(s));
     stw_le_p(p + 8, s->beacon_int);
-    /* ESS, short slot time, privacy with WPA2 */
-    stw_le_p(p + 10, 0x0401 | (s->passphrase ? 0x0010 : 0));
+    stw_le_p(p + 10, wifi_ap_capab(s));
     n = 12;
     n += wifi_ie(p + n, 0, s->ssid, strlen(s->ssid));
     n += wifi_ie(p + n, 1, wifi_rates, sizeof(wifi_rates));
@@ -292,6 +297,20 @@ static void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype,
     assert(blen <= sizeof(f) - n);
     memcpy(f + n, body, blen);
     wifi_ap_tx(s, f, n + blen, WIFI_RATE_MGMT);
+}
+
+/* an (re)association response refusing @da with @status */
+static void wifi_ap_assoc_refuse(WifiApState *s, unsigned subtype,
+                                 const uint8_t *da, uint16_t status)
+{
+    uint8_t resp[6];
+    char buf[18];
+
+    stw_le_p(resp, wifi_ap_capab(s));
+    stw_le_p(resp + 2, status);
+    stw_le_p(resp + 4, 0);
+    trace_wifi_ap_assoc(s->ssid, mac_str(da, buf), 0, status);
+    wifi_ap_send_mgmt(s, subtype, da, resp, sizeof(resp));
 }
 
 static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
@@ -659,12 +678,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         ie = wifi_find_ie(body + fixed, end, 0);
         if (ie && (ie[1] != strlen(s->ssid) ||
                    memcmp(ie + 2, s->ssid, ie[1]))) {
-            stw_le_p(resp, 0x0401);
-            stw_le_p(resp + 2, WLAN_STATUS_UNSPEC);
-            stw_le_p(resp + 4, 0);
-            trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), 0,
-                                WLAN_STATUS_UNSPEC);
-            wifi_ap_send_mgmt(s, subtype + 1, sa, resp, 6);
+            wifi_ap_assoc_refuse(s, subtype + 1, sa, WLAN_STATUS_UNSPEC);
             return;
         }
         if (s->passphrase) {
@@ -673,17 +687,13 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             if (!ie || ie[1] < 18 || memcmp(ie + 4, wifi_rsn_ie + 4, 4) ||
                 memcmp(ie + 10, wifi_rsn_ie + 10, 4) ||
                 memcmp(ie + 16, wifi_rsn_ie + 16, 4)) {
-                stw_le_p(resp, 0x0411);
-                stw_le_p(resp + 2, WLAN_STATUS_INVALID_IE);
-                stw_le_p(resp + 4, 0);
-                trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), 0,
-                                    WLAN_STATUS_INVALID_IE);
-                wifi_ap_send_mgmt(s, subtype + 1, sa, resp, 6);
+                wifi_ap_assoc_refuse(s, subtype + 1, sa,
+                                     WLAN_STATUS_INVALID_IE);
                 return;
             }
         }
         sta->state = STA_ASSOC;
-        stw_le_p(resp, 0x0401 | (s->passphrase ? 0x0010 : 0));
+        stw_le_p(resp, wifi_ap_capab(s));
         stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
         stw_le_p(resp + 4, sta->aid | 0xc000);
         n = 6;
