@@ -373,20 +373,16 @@ bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len)
         struct ccm_aes128_ctx ccm;
         uint8_t nonce[13], aad[30];
         size_t alen;
-        g_autofree uint8_t *plain = g_malloc(blen ? blen : 1);
 
         if (!(iv[3] & 0x20)) {
             return false;
         }
         alen = ccmp_blocks(f, h, nonce, aad);
         ccm_aes128_set_key(&ccm, key);
-        if (!ccm_aes128_decrypt_message(&ccm, sizeof(nonce), nonce, alen, aad,
-                                        WIFI_CCMP_MIC_LEN, blen, plain,
-                                        body)) {
-            return false;
-        }
-        memcpy(body, plain, blen);      /* the MIC stays behind the body */
-        return true;
+        /* in place; the MIC stays behind the body */
+        return ccm_aes128_decrypt_message(&ccm, sizeof(nonce), nonce, alen,
+                                          aad, WIFI_CCMP_MIC_LEN, blen, body,
+                                          body);
     }
     default:
         return false;

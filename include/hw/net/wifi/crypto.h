@@ -48,7 +48,8 @@ size_t wifi_encrypt(WifiCipher c, const uint8_t *key, uint8_t *f,
 /*
  * Decrypt @f in place and check its ICV/MIC.  The frame keeps its length:
  * header, IV, plaintext body, then the (decrypted) ICV or the MIC.
- * Returns false if the frame is malformed or does not authenticate.
+ * Returns false if the frame is malformed or does not authenticate (the
+ * body is then garbage: drop the frame).
  */
 bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len);
 
