@@ -79,6 +79,13 @@ if ! ninja -C "$bdir" -j "$jobs" "${targets[@]}" >"$bdir/ninja.log" 2>&1; then
     grep -v '^\[' "$bdir/ninja.log" | tail -n 60
     exit 1
 fi
+# QEMU release trees build without -Werror: a warning in the project's own
+# files (say, a bool function returning nothing) must still stop the build.
+if grep -A3 -E '(hw/net/(bcm4331|wifi)/|tests/(qtest|unit)/.*(bcm4331|wifi)).*: warning:' \
+        "$bdir/ninja.log"; then
+    echo "build-qemu: compiler warnings in the project's sources (above)" >&2
+    exit 1
+fi
 # A QEMU run from its build tree relocates the configured firmware path
 # under <builddir>/qemu-bundle/: point those at Debian's directories.
 for d in ${fwpath//:/ }; do

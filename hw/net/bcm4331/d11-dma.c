@@ -269,7 +269,7 @@ static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
                               D11_TXH_LEN);
         if (!flen) {
             d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
-            return;
+            return false;
         }
     }
     m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
