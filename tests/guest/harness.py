@@ -157,7 +157,14 @@ class Guest:
                     scenario_file]
         if self.actions:
             cmd += ["-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
-        return cmd + self.qemu_args
+        cmd += self.qemu_args
+        # BCM_TRACE=pattern[,pattern...]: extra trace events for debugging
+        # (into <name>.trace unless the test already chose a -D file)
+        for pat in filter(None, os.environ.get("BCM_TRACE", "").split(",")):
+            cmd += ["-trace", pat]
+        if os.environ.get("BCM_TRACE") and "-D" not in cmd:
+            cmd += ["-D", os.path.join(log_dir(), "%s.trace" % self.name)]
+        return cmd
 
     def start(self):
         d = log_dir()

@@ -260,6 +260,11 @@ static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
 
 static int bcm4331_post_load(void *opaque, int version_id)
 {
+    int ret = d11_dma_post_load(opaque);
+
+    if (ret) {
+        return ret;
+    }
     bcm4331_update_irq(opaque);
     bcm_fw_tbtt_update(opaque);     /* the TBTT timer follows the TSF */
     d11_dma_kick(opaque);           /* frames posted before the move */
@@ -278,6 +283,10 @@ static const VMStateDescription vmstate_bcm4331 = {
         VMSTATE_STRUCT(fw, Bcm4331State, 1, vmstate_bcm_fw, FwState),
         VMSTATE_STRUCT(phy, Bcm4331State, 1, vmstate_bcm_phy, PhyState),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_d11_tx_fifo,
+        NULL
     },
 };
 

@@ -177,6 +177,16 @@ typedef struct D11State {
 
 /* ---- firmware high-level emulation (fw.c) ---- */
 
+/* a frame handed to the air, awaiting its TX status (airtime on) */
+#define D11_TX_FIFO     32
+typedef struct D11TxPending {
+    uint16_t cookie;
+    uint16_t seq;
+    uint8_t engine;
+    bool want_ack;
+    bool dead;          /* its engine was reset meanwhile: no status */
+} D11TxPending;
+
 typedef struct FwState {
     bool psm_running;
     /* AP/IBSS beacons (fw.c): active template, DTIM counter, engine 4 */
@@ -208,17 +218,14 @@ struct Bcm4331State {
     WifiMediumClient air;
     QEMUBH *tx_bh;
     /*
-     * airtime on: the frame on the air (its engine's CD still points at
-     * it; not migrated: a migrated card sends it again)
+     * airtime on: the frames the DMA engines fetched and handed to the air
+     * (the PHY's TX FIFO), oldest first, until their exchange ends and the
+     * firmware writes their TX status.  An engine's CD moves on when it
+     * fetches a frame, as the hardware's does, so a slow air never leaves
+     * it a whole ring behind TXINDEX.
      */
-    struct {
-        bool busy;
-        bool want_ack;
-        uint8_t engine;
-        uint16_t cookie;
-        uint16_t seq;
-        uint32_t cd, next_cd;
-    } tx_air;
+    D11TxPending tx_fifo[D11_TX_FIFO];
+    uint32_t tx_fifo_head, tx_fifo_count;
     QEMUTimer *tbtt_timer;
     int32_t pos[3];
     int32_t txpower;
@@ -242,6 +249,7 @@ extern const VMStateDescription vmstate_bcma;
 extern const VMStateDescription vmstate_d11;
 extern const VMStateDescription vmstate_bcm_fw;
 extern const VMStateDescription vmstate_bcm_phy;
+extern const VMStateDescription vmstate_d11_tx_fifo;
 
 bool bcma_realize(Bcm4331State *s, bool mac_given, Error **errp);
 void bcma_reset(Bcm4331State *s);
@@ -273,6 +281,7 @@ void d11_dma_kick(Bcm4331State *s);
 void d11_dma_init(Bcm4331State *s);
 void d11_dma_exit(Bcm4331State *s);
 void d11_dma_reset(Bcm4331State *s);
+int d11_dma_post_load(Bcm4331State *s);
 uint32_t d11_txstat_pop(Bcm4331State *s);
 uint32_t d11_txstat_word1(Bcm4331State *s);
 bool d11_radio_on(Bcm4331State *s);

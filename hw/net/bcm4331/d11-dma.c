@@ -21,6 +21,7 @@
 #include "qemu/timer.h"
 #include "hw/pci/pci_device.h"
 #include "system/dma.h"
+#include "migration/vmstate.h"
 #include <zlib.h>
 #include "hw/net/wifi/crypto.h"
 #include "bcm4331.h"
@@ -231,12 +232,44 @@ static bool cck_rate_ok(uint16_t rate)
     return rate == 2 || rate == 4 || rate == 11 || rate == 22;
 }
 
+/* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
+
+static bool d11_tx_fifo_room(Bcm4331State *s)
+{
+    return s->tx_fifo_count < D11_TX_FIFO &&
+           wifi_medium_txq_len(&s->air) < WIFI_TX_QUEUE_MAX;
+}
+
+static void d11_tx_fifo_push(Bcm4331State *s, unsigned n, uint16_t cookie,
+                             uint16_t seq, bool want_ack)
+{
+    D11TxPending *p = &s->tx_fifo[(s->tx_fifo_head + s->tx_fifo_count) %
+                                  D11_TX_FIFO];
+
+    *p = (D11TxPending) {
+        .cookie = cookie, .seq = seq, .engine = n, .want_ack = want_ack,
+    };
+    s->tx_fifo_count++;
+}
+
+/* engine @n was disabled or its ring moved: its frames report nothing */
+static void d11_tx_fifo_forget(Bcm4331State *s, unsigned n)
+{
+    for (uint32_t i = 0; i < s->tx_fifo_count; i++) {
+        D11TxPending *p = &s->tx_fifo[(s->tx_fifo_head + i) % D11_TX_FIFO];
+
+        if (p->engine == n) {
+            p->dead = true;
+        }
+    }
+}
+
 /*
- * one frame: @buf = 118-byte TX header + MPDU.  Returns true when the
- * frame went to an air that takes real time: its TX status comes from
- * d11_air_tx_done() when the exchange ends.
+ * one frame: @buf = 118-byte TX header + MPDU.  On an air that takes real
+ * time the frame is queued there and its TX status comes from
+ * d11_air_tx_done() when the exchange ends; the engine moves on at once.
  */
-static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
+static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
                          size_t len)
 {
     uint32_t mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
@@ -259,7 +292,7 @@ static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
         DMA_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
                       len);
         d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
-        return false;
+        return;
     }
     bcm_fw_tx_fixup(s, n, cookie, f);
     if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
@@ -269,7 +302,7 @@ static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
                               D11_TXH_LEN);
         if (!flen) {
             d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
-            return false;
+            return;
         }
     }
     m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
@@ -285,16 +318,17 @@ static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
     limit = MIN(MAX(limit, 1), 15);
 
     trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
-    if (d11_radio_on(s) && wifi_medium_paced(&s->air) &&
-        wifi_medium_queue(&s->air, f, flen, &m,
-                          want_ack && !wifi_is_group(f + 4) ? limit : 1,
-                          true)) {
-        s->tx_air.busy = true;
-        s->tx_air.engine = n;
-        s->tx_air.want_ack = want_ack;
-        s->tx_air.cookie = cookie;
-        s->tx_air.seq = lduw_le_p(f + 22) >> 4;
-        return true;
+    if (d11_radio_on(s) && wifi_medium_paced(&s->air)) {
+        /* the engine made sure there is room (d11_tx_fifo_room) */
+        if (wifi_medium_queue(&s->air, f, flen, &m,
+                              want_ack && !wifi_is_group(f + 4) ? limit : 1,
+                              true)) {
+            d11_tx_fifo_push(s, n, cookie, lduw_le_p(f + 22) >> 4,
+                             want_ack);
+        } else {
+            d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
+        }
+        return;
     }
     do {
         if (tries) {
@@ -309,7 +343,6 @@ static bool d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
     d11_txstat_push(s, ((uint32_t)cookie << 16) | (tries << 12) |
                     ((want_ack && acked) ? 2 : 0) | 1,
                     lduw_le_p(f + 22) >> 4);
-    return false;
 }
 
 /* process engine @n's ring from CD to TXINDEX, at most @budget frames */
@@ -322,6 +355,13 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
 
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
         dma_stopped(s, n, false) || !bcm_fw_engine_may_send(s, n)) {
+        if (s->mac.tx_cd[n] == end) {
+            return false;       /* nothing posted anyway */
+        }
+        trace_bcm4331_tx_wait(n, !(ctl & D11_DMA64_CTL_ENABLE) ? "disabled" :
+                              (ctl & D11_DMA64_CTL_SUSPEND) ? "suspended" :
+                              dma_stopped(s, n, false) ? "error" :
+                              "multicast after DTIM");
         return false;
     }
     while (s->mac.tx_cd[n] != end) {
@@ -332,6 +372,11 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
 
         if (!budget--) {
             return true;        /* more to do: reschedule */
+        }
+        if (wifi_medium_paced(&s->air) && d11_radio_on(s) &&
+            !d11_tx_fifo_room(s)) {
+            trace_bcm4331_tx_wait(n, "TX FIFO full");
+            return false;       /* d11_air_tx_done() kicks the engines */
         }
         if (!buf) {
             buf = g_malloc(D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM);
@@ -391,12 +436,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
                      s->mac.tx_cd[n]);
             return false;
         }
-        if (d11_tx_frame(s, n, buf, len)) {
-            /* on the air: CD moves on when the exchange is over */
-            s->tx_air.cd = s->mac.tx_cd[n];
-            s->tx_air.next_cd = cd;
-            return false;
-        }
+        d11_tx_frame(s, n, buf, len);
         s->mac.tx_cd[n] = cd;
     }
     bcm_fw_engine_idle(s, n);
@@ -409,7 +449,7 @@ static void d11_tx_bh(void *opaque)
     bool more = false;
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d11_mac_running(s) || s->tx_air.busy) {
+    if (!d11_mac_running(s)) {
         return;
     }
     for (unsigned n = 0; n < D11_DMA_ENGINES; n++) {
@@ -455,6 +495,9 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
             /* enable/disable clears the error state */
             *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
             s->mac.tx_walk[n] = 0;
+            if (!rx) {
+                d11_tx_fifo_forget(s, n);
+            }
         }
         if (!rx) {
             d11_dma_kick(s);
@@ -464,13 +507,23 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
     case D11_DMA64_TXRINGLO:
         s->mac.tx_cd[n] = 0;
         s->mac.tx_walk[n] = 0;
+        d11_tx_fifo_forget(s, n);
         break;
     case D11_DMA64_RXRINGLO:
         s->mac.rx_cd[n] = 0;
         break;
     case D11_DMA64_TXINDEX:
+        trace_bcm4331_tx_index(n, val, s->mac.tx_cd[n]);
         s->mac.tx_walk[n] = 0;
-        d11_dma_kick(s);
+        /*
+         * The engine starts fetching as soon as TXINDEX moves, as the
+         * hardware's does: not in a bottom half that a busy host may run
+         * only after the driver has posted a whole ring.  b43 fills all
+         * 256 slots, which puts TXINDEX back on the engine's CD: an engine
+         * that far behind would see an empty ring and never report the
+         * frames (the "TX stall").
+         */
+        d11_tx_bh(s);
         break;
     default:
         break;
@@ -670,29 +723,25 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     d11_update_irq(s);
 }
 
-/* airtime on: the exchange of the frame on the air is over */
+/* airtime on: the exchange of the oldest frame in the TX FIFO is over */
 static void d11_air_tx_done(WifiMediumClient *c, bool acked,
                             unsigned attempts)
 {
     Bcm4331State *s = c->opaque;
-    unsigned n = s->tx_air.engine;
+    D11TxPending *p;
 
-    if (!s->tx_air.busy) {
-        return;
+    if (!s->tx_fifo_count) {
+        return;                 /* a frame queued before a reset */
     }
-    s->tx_air.busy = false;
-    /* the engine was reset or its ring moved meanwhile: nobody waits */
-    if (s->mac.tx_cd[n] != s->tx_air.cd ||
-        !(*dma_reg(s, n, D11_DMA64_TXCTL) & D11_DMA64_CTL_ENABLE)) {
-        d11_dma_kick(s);
-        return;
+    p = &s->tx_fifo[s->tx_fifo_head];
+    s->tx_fifo_head = (s->tx_fifo_head + 1) % D11_TX_FIFO;
+    s->tx_fifo_count--;
+    if (!p->dead) {
+        d11_txstat_push(s, ((uint32_t)p->cookie << 16) |
+                        (MIN(attempts, 15) << 12) |
+                        ((p->want_ack && acked) ? 2 : 0) | 1, p->seq);
     }
-    s->mac.tx_cd[n] = s->tx_air.next_cd;
-    d11_txstat_push(s, ((uint32_t)s->tx_air.cookie << 16) |
-                    (MIN(attempts, 15) << 12) |
-                    ((s->tx_air.want_ack && acked) ? 2 : 0) | 1,
-                    s->tx_air.seq);
-    d11_dma_kick(s);
+    d11_tx_bh(s);               /* room in the FIFO again: fetch */
 }
 
 /* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */
@@ -743,6 +792,68 @@ void d11_dma_reset(Bcm4331State *s)
     if (s->tx_bh) {
         qemu_bh_cancel(s->tx_bh);
     }
-    s->tx_air.busy = false;
+    /* the frames in the TX FIFO are dropped, unreported */
+    s->tx_fifo_head = 0;
+    s->tx_fifo_count = 0;
     wifi_medium_flush(&s->air);
 }
+
+/*
+ * Migration: the frames in the TX FIFO were queued on the source's air,
+ * which does not move.  For the driver they were sent and not
+ * acknowledged (lost in the move): it gets their TX status here, in order,
+ * so that its rings stay in step.
+ */
+int d11_dma_post_load(Bcm4331State *s)
+{
+    if (s->tx_fifo_head >= D11_TX_FIFO || s->tx_fifo_count > D11_TX_FIFO) {
+        return -EINVAL;
+    }
+    while (s->tx_fifo_count) {
+        D11TxPending *p = &s->tx_fifo[s->tx_fifo_head];
+
+        if (!p->dead) {
+            d11_txstat_push(s, ((uint32_t)p->cookie << 16) | (1 << 12) | 1,
+                            p->seq);
+        }
+        s->tx_fifo_head = (s->tx_fifo_head + 1) % D11_TX_FIFO;
+        s->tx_fifo_count--;
+    }
+    s->tx_fifo_head = 0;
+    return 0;
+}
+
+static const VMStateDescription vmstate_d11_tx_pending = {
+    .name = "bcm4331/tx-pending",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT16(cookie, D11TxPending),
+        VMSTATE_UINT16(seq, D11TxPending),
+        VMSTATE_UINT8(engine, D11TxPending),
+        VMSTATE_BOOL(want_ack, D11TxPending),
+        VMSTATE_BOOL(dead, D11TxPending),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static bool d11_tx_fifo_needed(void *opaque)
+{
+    Bcm4331State *s = opaque;
+
+    return s->tx_fifo_count != 0;
+}
+
+const VMStateDescription vmstate_d11_tx_fifo = {
+    .name = "bcm4331/tx-fifo",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = d11_tx_fifo_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(tx_fifo_head, Bcm4331State),
+        VMSTATE_UINT32(tx_fifo_count, Bcm4331State),
+        VMSTATE_STRUCT_ARRAY(tx_fifo, Bcm4331State, D11_TX_FIFO, 1,
+                             vmstate_d11_tx_pending, D11TxPending),
+        VMSTATE_END_OF_LIST()
+    },
+};
