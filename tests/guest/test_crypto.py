@@ -76,6 +76,9 @@ timeout 60 iperf3 -c 192.168.78.1 -t 2 -f m | grep -E 'sender|receiver'
 timeout 60 iperf3 -c 192.168.78.1 -t 2 -f m -R | grep -E 'sender|receiver'
 # leave: wpa_supplicant deauthenticates when it ends
 killall wpa_supplicant 2>/dev/null || iw dev wlan0 disconnect
+# give the deauthentication time to leave before the guest powers off
+# (b43 drops what is still queued when the interface goes down)
+wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
 """
 
 MODES = {

@@ -62,6 +62,9 @@ ping -c 10 -i 0.2 192.168.78.{peer} | grep transmitted | sed 's/^/to peer: /'
 # the other station pings us too: stay until it is done
 sleep 8
 iw dev wlan0 disconnect
+# give the deauthentication time to leave before the guest powers off
+# (b43 drops what is still queued when the interface goes down)
+wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
 """
 
 MON = r"""

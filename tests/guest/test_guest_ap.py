@@ -47,6 +47,9 @@ ping -c 10 -i 0.2 192.168.77.1
 timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
 timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m -R | grep -E 'sender|receiver'
 iw dev wlan0 disconnect
+# give the deauthentication time to leave before the guest powers off
+# (b43 drops what is still queued when the interface goes down)
+wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
 """
 
 MON = r"""
