@@ -467,6 +467,25 @@ void d11_dma_kick(Bcm4331State *s)
     }
 }
 
+/*
+ * Run the engines now, from a timer (the end of an exchange on the air):
+ * with the device's reentrancy guard engaged, as in its MMIO handlers and
+ * guarded bottom half, so that a descriptor pointing into BAR0 ends in a
+ * DMA error instead of re-entering the device.
+ */
+static void d11_tx_fetch_now(Bcm4331State *s)
+{
+    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
+
+    if (g->engaged_in_io) {
+        d11_dma_kick(s);
+        return;
+    }
+    g->engaged_in_io = true;
+    d11_tx_bh(s);
+    g->engaged_in_io = false;
+}
+
 /* ------------------------------------------------------------------ */
 /* registers                                                           */
 
@@ -741,7 +760,7 @@ static void d11_air_tx_done(WifiMediumClient *c, bool acked,
                         (MIN(attempts, 15) << 12) |
                         ((p->want_ack && acked) ? 2 : 0) | 1, p->seq);
     }
-    d11_tx_bh(s);               /* room in the FIFO again: fetch */
+    d11_tx_fetch_now(s);        /* room in the FIFO again */
 }
 
 /* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */
