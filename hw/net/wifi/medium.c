@@ -715,7 +715,8 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
         /*
          * Not kept for wifi_arq: with airtime on, trials resent most
          * frames (an ACK did not name the attempt kept) and the link
-         * slowed down or stalled; to be understood before it is used.
+         * slowed down (its stalls were the card's TX engine falling a
+         * ring behind, fixed since); to be understood before it is used.
          */
         j->acked = wifi_remote_acks(m, j->data + 4, meta.freq_mhz);
     }
