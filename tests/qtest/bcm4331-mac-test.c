@@ -14,6 +14,7 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
+#include "bcm4331-qtest.h"
 
 #define D11             0x0000      /* BAR0 window 0 on the 802.11 core */
 #define AGENT           0x1000      /* BAR0 window 1 on its agent */
@@ -595,25 +596,6 @@ static void test_misc(void)
     card_close(&c);
 }
 
-static void wait_migration(QTestState *qts, const char *cmd)
-{
-    for (int i = 0; i < 1000; i++) {
-        QDict *r = qtest_qmp(qts, "{ 'execute': %s }", cmd);
-        QDict *ret = qdict_get_qdict(r, "return");
-        const char *st = ret && qdict_haskey(ret, "status") ?
-                         qdict_get_str(ret, "status") : "";
-        bool done = !strcmp(st, "completed");
-
-        g_assert_cmpstr(st, !=, "failed");
-        qobject_unref(r);
-        if (done) {
-            return;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
-}
-
 /* the card's state survives a migration (VMState of all its parts) */
 static void test_migration(void)
 {
@@ -636,14 +618,14 @@ static void test_migration(void)
     r = qtest_qmp(c.qts, "{ 'execute': 'migrate', 'arguments': "
                   "{ 'uri': %s } }", uri_out);
     qobject_unref(r);
-    wait_migration(c.qts, "query-migrate");
+    bcm4331_wait_migration(c.qts);
 
     d.qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0,"
                         "mac=02:11:22:33:44:55 -incoming defer");
     r = qtest_qmp(d.qts, "{ 'execute': 'migrate-incoming', 'arguments': "
                   "{ 'uri': %s } }", uri_in);
     qobject_unref(r);
-    wait_migration(d.qts, "query-migrate");
+    bcm4331_wait_migration(d.qts);
     d.bus = qpci_new_pc(d.qts, NULL);
     d.dev = qpci_device_find(d.bus, QPCI_DEVFN(4, 0));
     /* same BAR address as the source (config space migrated) */

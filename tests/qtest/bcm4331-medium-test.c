@@ -16,6 +16,7 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
+#include "bcm4331-qtest.h"
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -1342,25 +1343,6 @@ static void test_tx_fifo(void)
     air_close(&a, 2);
 }
 
-static void wait_migration(QTestState *qts)
-{
-    for (int i = 0; i < 2000; i++) {
-        QDict *r = qtest_qmp(qts, "{ 'execute': 'query-migrate' }");
-        QDict *ret = qdict_get_qdict(r, "return");
-        const char *st = ret && qdict_haskey(ret, "status") ?
-                         qdict_get_str(ret, "status") : "";
-        bool done = !strcmp(st, "completed");
-
-        g_assert_cmpstr(st, !=, "failed");
-        qobject_unref(r);
-        if (done) {
-            return;
-        }
-        g_usleep(10 * 1000);
-    }
-    g_assert_not_reached();
-}
-
 /*
  * Migration with frames in the TX FIFO (airtime on): they were queued on
  * the source's air, which does not move; the destination reports them
@@ -1395,7 +1377,7 @@ static void test_tx_fifo_migration(void)
     r = qtest_qmp(a.qts, "{ 'execute': 'migrate', 'arguments': "
                   "{ 'uri': %s } }", uri_out);
     qobject_unref(r);
-    wait_migration(a.qts);
+    bcm4331_wait_migration(a.qts);
 
     air_machine = "-M q35 -m 256M -incoming defer";
     cmd = air_cmdline(2, NULL);
@@ -1406,7 +1388,7 @@ static void test_tx_fifo_migration(void)
     r = qtest_qmp(d, "{ 'execute': 'migrate-incoming', 'arguments': "
                   "{ 'uri': %s } }", uri_in);
     qobject_unref(r);
-    wait_migration(d);
+    bcm4331_wait_migration(d);
     bus = qpci_new_pc(d, NULL);
     D.dev = qpci_device_find(bus, QPCI_DEVFN(4, 0));
     D.bar0 = A->bar0;               /* config space migrated */
