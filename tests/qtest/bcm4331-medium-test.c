@@ -1097,30 +1097,62 @@ static size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
     return 14 + 48 + flen;
 }
 
+/*
+ * One card whose medium joins the air of "another process": a stream
+ * netdev on a Unix socket, with the test on the other end as the peer.
+ * @opts: more medium properties.  Returns the peer's socket.
+ */
+typedef struct {
+    char *dir, *sock;
+    int fd;
+} Peer;
+
+static int peer_open(Air *a, Peer *p, const char *opts)
+{
+    g_autofree char *more = NULL;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+    p->dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
+    p->sock = g_strdup_printf("%s/air.sock", p->dir);
+    more = g_strdup_printf("-netdev stream,id=l0,server=on,addr.type=unix,"
+                           "addr.path=%s", p->sock);
+    air_more = more;
+    air_link = true;
+    air_opts = opts;
+    air_open(a, 1, NULL, false);
+    air_more = NULL;
+    air_link = false;
+    air_opts = NULL;
+    p->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    g_assert_cmpint(p->fd, >=, 0);
+    g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
+    g_assert_cmpint(connect(p->fd, (struct sockaddr *)&sa, sizeof(sa)), ==,
+                    0);
+    return p->fd;
+}
+
+static void peer_close(Air *a, Peer *p)
+{
+    close(p->fd);
+    air_close(a, 1);
+    unlink(p->sock);
+    rmdir(p->dir);
+    g_free(p->sock);
+    g_free(p->dir);
+}
+
 static void test_hostile_peer(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
-    g_autofree char *sock = g_strdup_printf("%s/air.sock", dir);
-    g_autofree char *more = g_strdup_printf(
-        "-netdev stream,id=l0,server=on,addr.type=unix,addr.path=%s", sock);
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
     g_autofree uint8_t *buf = g_malloc0(8192);
     Air a;
     Card *A = &a.c[0];
+    Peer peer;
     QDict *r;
     size_t n;
     int fd;
 
     /* the medium of this test has the netdev: a different command line */
-    air_more = more;
-    air_link = true;
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
-    air_link = false;
-    fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    g_assert_cmpint(fd, >=, 0);
-    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
-    g_assert_cmpint(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+    fd = peer_open(&a, &peer, NULL);
 
     /* garbage, wrong version, truncated, inconsistent, oversized */
     for (int i = 0; i < 64; i++) {
@@ -1156,10 +1188,7 @@ static void test_hostile_peer(void)
     post(&a, A, buf, n, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
     g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
-    close(fd);
-    air_close(&a, 1);
-    unlink(sock);
-    rmdir(dir);
+    peer_close(&a, &peer);
 }
 
 /* ---- airtime, collisions, ACK frames, bad FCS --------------------------- */
@@ -1582,29 +1611,15 @@ static void test_bad_fcs(void)
  */
 static void test_hostile_peer_airtime(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
-    g_autofree char *sock = g_strdup_printf("%s/air.sock", dir);
-    g_autofree char *more = g_strdup_printf(
-        "-netdev stream,id=l0,server=on,addr.type=unix,addr.path=%s", sock);
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
     g_autofree uint8_t *buf = g_malloc0(8192);
     Air a;
     Card *A = &a.c[0];
+    Peer peer;
     size_t n;
     uint32_t st;
     int fd;
 
-    air_more = more;
-    air_link = true;
-    air_opts = ",airtime=on";
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
-    air_link = false;
-    air_opts = NULL;
-    fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    g_assert_cmpint(fd, >=, 0);
-    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
-    g_assert_cmpint(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+    fd = peer_open(&a, &peer, ",airtime=on");
 
     n = air_frame(buf, A->mac, 200, 1);
     buf[14 + 1] = 0x09;                     /* OFDM + an unknown flag */
@@ -1635,10 +1650,7 @@ static void test_hostile_peer_airtime(void)
     qtest_clock_step(a.qts, 1000 * 1000);
     st = txstat(A);
     g_assert_cmphex(st & 3, ==, 3);
-    close(fd);
-    air_close(&a, 1);
-    unlink(sock);
-    rmdir(dir);
+    peer_close(&a, &peer);
 }
 
 /* the next air frame from the medium on the stream socket (10 s at most) */
@@ -1673,29 +1685,17 @@ static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
  */
 static void test_remote_arq(void)
 {
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
-    g_autofree char *sock = g_strdup_printf("%s/air.sock", dir);
-    g_autofree char *more = g_strdup_printf(
-        "-netdev stream,id=l0,server=on,addr.type=unix,addr.path=%s", sock);
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
     struct timeval tv = { .tv_sec = 10 };
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
     Air a;
     Card *A = &a.c[0];
+    Peer peer;
     uint16_t seq1, seq2;
     size_t n;
     int fd;
 
-    air_more = more;
-    air_link = true;
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
-    air_link = false;
-    fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    g_assert_cmpint(fd, >=, 0);
-    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
-    g_assert_cmpint(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), ==, 0);
+    fd = peer_open(&a, &peer, NULL);
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 
     /* the peer's station makes itself heard */
@@ -1737,10 +1737,7 @@ static void test_remote_arq(void)
     }
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
     g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
-    close(fd);
-    air_close(&a, 1);
-    unlink(sock);
-    rmdir(dir);
+    peer_close(&a, &peer);
 }
 
 
