@@ -999,15 +999,6 @@ static void wifi_medium_init(Object *obj)
     m->link_mac[0] = (m->link_mac[0] & ~1) | 2;     /* local, unicast */
 }
 
-static void wifi_medium_get_rejected(Object *obj, Visitor *v,
-                                     const char *name, void *opaque,
-                                     Error **errp)
-{
-    uint64_t n = WIFI_MEDIUM(obj)->remote_rejected;
-
-    visit_type_uint64(v, name, &n, errp);
-}
-
 static void wifi_medium_get_counter(Object *obj, Visitor *v,
                                     const char *name, void *opaque,
                                     Error **errp)
@@ -1121,6 +1112,28 @@ static bool wifi_medium_can_be_deleted(UserCreatable *uc)
     return false;
 }
 
+/* read-only statistics, qom-get /objects/<id> <name> */
+typedef struct {
+    const char *name;
+    size_t offset;
+    const char *desc;
+} WifiMediumCounter;
+
+static const WifiMediumCounter wifi_medium_counters[] = {
+    { "rx-rejected", offsetof(WifiMedium, remote_rejected),
+      "read-only: frames from other processes rejected as malformed or "
+      "of another protocol version" },
+    { "collisions", offsetof(WifiMedium, collisions),
+      "read-only: collisions seen on this medium (airtime on)" },
+    { "fcs-errors", offsetof(WifiMedium, fcs_errors),
+      "read-only: transmissions corrupted by fcs-error-rate" },
+    { "acks", offsetof(WifiMedium, acks),
+      "read-only: ACK frames the local radios sent" },
+    { "remote-resent", offsetof(WifiMedium, arq_resent),
+      "read-only: frames to stations in other processes sent again "
+      "because their ACK did not come back" },
+};
+
 static void wifi_medium_class_init(ObjectClass *klass, void *data)
 {
     UserCreatableClass *uc = USER_CREATABLE_CLASS(klass);
@@ -1136,11 +1149,6 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
                                   wifi_medium_set_pcap);
     object_class_property_set_description(klass, "pcap",
         "file receiving every frame on the medium (pcap, radiotap)");
-    object_class_property_add(klass, "rx-rejected", "uint64",
-                              wifi_medium_get_rejected, NULL, NULL, NULL);
-    object_class_property_set_description(klass, "rx-rejected",
-        "read-only: frames from other processes rejected as malformed or "
-        "of another protocol version");
     object_class_property_add_bool(klass, "airtime", wifi_medium_get_airtime,
                                    wifi_medium_set_airtime);
     object_class_property_set_description(klass, "airtime",
@@ -1160,27 +1168,14 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "seed",
         "seed of the medium's deterministic pseudo-random numbers "
         "(backoff slots, bit errors; default 0)");
-    object_class_property_add(klass, "collisions", "uint64",
-                              wifi_medium_get_counter, NULL, NULL,
-                              (void *)offsetof(WifiMedium, collisions));
-    object_class_property_set_description(klass, "collisions",
-        "read-only: collisions seen on this medium (airtime on)");
-    object_class_property_add(klass, "fcs-errors", "uint64",
-                              wifi_medium_get_counter, NULL, NULL,
-                              (void *)offsetof(WifiMedium, fcs_errors));
-    object_class_property_set_description(klass, "fcs-errors",
-        "read-only: transmissions corrupted by fcs-error-rate");
-    object_class_property_add(klass, "acks", "uint64",
-                              wifi_medium_get_counter, NULL, NULL,
-                              (void *)offsetof(WifiMedium, acks));
-    object_class_property_set_description(klass, "acks",
-        "read-only: ACK frames the local radios sent");
-    object_class_property_add(klass, "remote-resent", "uint64",
-                              wifi_medium_get_counter, NULL, NULL,
-                              (void *)offsetof(WifiMedium, arq_resent));
-    object_class_property_set_description(klass, "remote-resent",
-        "read-only: frames to stations in other processes sent again "
-        "because their ACK did not come back");
+    for (int i = 0; i < ARRAY_SIZE(wifi_medium_counters); i++) {
+        const WifiMediumCounter *c = &wifi_medium_counters[i];
+
+        object_class_property_add(klass, c->name, "uint64",
+                                  wifi_medium_get_counter, NULL, NULL,
+                                  (void *)c->offset);
+        object_class_property_set_description(klass, c->name, c->desc);
+    }
 }
 
 static const TypeInfo wifi_medium_info = {
