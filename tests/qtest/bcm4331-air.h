@@ -1,0 +1,461 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The bcm4331 data-path qtests' common ground: cards on one wifi-medium
+ * brought up the way b43 brings them up, frames posted the way b43 posts
+ * them, and a peer process on the air's netdev (a stream socket).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef BCM4331_AIR_H
+#define BCM4331_AIR_H
+
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#define D11             0x0000
+#define AGENT           0x1000
+#define MACCTL          0x120
+#define GEN_IRQ_REASON  0x128
+#define GEN_IRQ_MASK    0x12c
+#define SHM_CONTROL     0x160
+#define SHM_DATA        0x164
+#define XMITSTAT_0      0x170
+#define XMITSTAT_1      0x174
+#define PHY_CTL         0x3fc
+#define PHY_DATA        0x3fe
+#define MACFILTER_CTL   0x420
+#define MACFILTER_DATA  0x422
+#define DMA_REASON(n)   (0x20 + 8 * (n))
+#define DMA_MASK(n)     (0x24 + 8 * (n))
+#define ENG(n)          (0x200 + 0x40 * (n))
+#define TXCTL 0x00
+#define TXINDEX 0x04
+#define TXRINGLO 0x08
+#define TXRINGHI 0x0c
+#define TXSTATUS 0x10
+#define TXERROR 0x14
+#define RXCTL 0x20
+#define RXINDEX 0x24
+#define RXRINGLO 0x28
+#define RXRINGHI 0x2c
+#define RXSTATUS 0x30
+
+#define SOF             0x80000000u
+#define EOF_            0x40000000u
+#define IRQ             0x20000000u
+#define DTABLEEND       0x10000000u
+#define TXH_LEN         118
+#define RX_BUFSIZE      2390
+#define RX_FO           38
+
+typedef struct {
+    QPCIDevice *dev;
+    int devfn;                  /* bus << 8 | devfn; 0: slot 4 + index */
+    QPCIBar bar0;
+    uint8_t mac[6];
+    uint64_t txring, txbuf, rxring, rxbuf;
+    unsigned txslot;
+} Card;
+
+typedef struct {
+    QTestState *qts;
+    QPCIBus *bus;
+    Card c[3];
+} Air;
+
+static inline uint32_t rl(Card *c, uint32_t off)
+{
+    return qpci_io_readl(c->dev, c->bar0, off);
+}
+
+static inline void wl(Card *c, uint32_t off, uint32_t v)
+{
+    qpci_io_writel(c->dev, c->bar0, off, v);
+}
+
+static inline void ww(Card *c, uint32_t off, uint16_t v)
+{
+    qpci_io_writew(c->dev, c->bar0, off, v);
+}
+
+static inline void phy_w(Card *c, uint16_t reg, uint16_t v)
+{
+    ww(c, D11 + PHY_CTL, reg);
+    ww(c, D11 + PHY_DATA, v);
+}
+
+static inline void scratch_w(Card *c, unsigned reg, uint16_t v)
+{
+    wl(c, D11 + SHM_CONTROL, (2 << 16) | reg);
+    ww(c, D11 + SHM_DATA, v);
+}
+
+/* a 64-bit descriptor, with b43's PCIe translation bit in the high word */
+static inline void desc(Air *a, uint64_t at, uint32_t ctl0, uint32_t len,
+                 uint64_t addr)
+{
+    uint32_t d[4] = {
+        cpu_to_le32(ctl0),
+        cpu_to_le32(len | ((addr >> 62) << 16)),
+        cpu_to_le32(addr),
+        cpu_to_le32(((addr >> 32) & 0x3fffffff) | 0x80000000),
+    };
+
+    qtest_memwrite(a->qts, at, d, sizeof(d));
+}
+
+static inline void set_ring(Card *c, unsigned n, bool rx, uint64_t base)
+{
+    uint32_t o = rx ? RXCTL : TXCTL;
+
+    wl(c, D11 + ENG(n) + o, 0x801 | (rx ? RX_FO << 1 : 0) |
+       ((base >> 62) << 16));
+    wl(c, D11 + ENG(n) + o + 8, base);
+    wl(c, D11 + ENG(n) + o + 12, ((base >> 32) & 0x3fffffff) | 0x80000000);
+}
+
+/* what b43 does up to a running interface, channel 6 */
+static inline void card_up(Air *a, Card *c, unsigned i)
+{
+    static const uint32_t stub[] = {
+        0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0,
+    };
+
+    c->dev = qpci_device_find(a->bus, c->devfn ? c->devfn
+                                                : QPCI_DEVFN(4 + i, 0));
+    g_assert_nonnull(c->dev);
+    qpci_device_enable(c->dev);
+    c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    qpci_config_writel(c->dev, 0x80, 0x18001000);
+    qpci_config_writel(c->dev, 0xac, 0x18101000);
+    wl(c, AGENT + 0x408, 0x2007);
+    wl(c, AGENT + 0x800, 0);
+    wl(c, AGENT + 0x408, 0x2005);
+    wl(c, D11 + 0x1e0, 0x302);
+    wl(c, D11 + MACCTL, 0x80020504);
+    wl(c, D11 + SHM_CONTROL, 0x01000000);
+    for (int k = 0; k < ARRAY_SIZE(stub); k++) {
+        wl(c, D11 + SHM_DATA, stub[k]);
+    }
+    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + MACCTL, 0x80020502);
+    g_assert_cmphex(rl(c, D11 + GEN_IRQ_REASON), ==, 1);
+    scratch_w(c, 6, 7);             /* short retry limit */
+    scratch_w(c, 7, 4);             /* long retry limit */
+    /* own MAC in the address filter */
+    ww(c, D11 + MACFILTER_CTL, 0x20);
+    for (int k = 0; k < 3; k++) {
+        ww(c, D11 + MACFILTER_DATA, c->mac[2 * k] | (c->mac[2 * k + 1] << 8));
+    }
+    /* radio on, channel 6 (BW1 of the 2059 table) */
+    phy_w(c, 0x810, 0x2);
+    phy_w(c, 0x1ce, 0x3d3);
+    /* rings: TX on engine 1 (b43's only data ring here), RX on engine 0 */
+    set_ring(c, 1, false, c->txring);
+    for (int k = 0; k < 256; k++) {
+        desc(a, c->rxring + 16 * k, k == 255 ? DTABLEEND : 0, RX_BUFSIZE,
+             c->rxbuf + 2400 * k);
+    }
+    set_ring(c, 0, true, c->rxring);
+    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
+    wl(c, D11 + DMA_MASK(0), 0x1fc00);
+    wl(c, D11 + DMA_MASK(1), 0xdc00);
+    wl(c, D11 + GEN_IRQ_MASK, 0x38058264);
+    qpci_config_writel(c->dev, 0x94, 0x200);
+    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 1);   /* b43_mac_enable */
+    wl(c, D11 + GEN_IRQ_REASON, 1);
+}
+
+/*
+ * Layouts: card i at 0x1000000 * (i + 1) in low memory (8 KiB-aligned
+ * rings), or above 4 GiB when @high.
+ */
+/* more devices on the command line (e.g. a wifi-ap), a netdev link */
+static const char *air_more;
+static bool air_link;
+/* more properties of the medium (",airtime=on", ",pcap=FILE") */
+static const char *air_opts;
+
+/* extra options of the machine (",-incoming defer" for a destination) */
+static const char *air_machine = "-M q35 -m 5G";
+
+static inline GString *air_cmdline(int ncards, const char *extra)
+{
+    GString *cmd = g_string_new(air_machine);
+
+    g_string_append(cmd, " -object wifi-medium,id=air0");
+
+    if (air_link) {
+        g_string_append(cmd, ",netdev=l0");
+    }
+    if (air_opts) {
+        g_string_append(cmd, air_opts);
+    }
+    if (air_more) {
+        g_string_append_printf(cmd, " %s", air_more);
+    }
+    for (int i = 0; i < ncards; i++) {
+        g_string_append_printf(cmd, " -device bcm4331,addr=%02x.0,medium=air0,"
+                               "mac=02:00:00:00:00:%02x%s", 4 + i, i + 1,
+                               extra && i == ncards - 1 ? extra : "");
+    }
+    return cmd;
+}
+
+static inline void air_open(Air *a, int ncards, const char *extra, bool high)
+{
+    GString *cmd = air_cmdline(ncards, extra);
+
+    a->qts = qtest_init(cmd->str);
+    g_string_free(cmd, true);
+    a->bus = qpci_new_pc(a->qts, NULL);
+    for (int i = 0; i < ncards; i++) {
+        Card *c = &a->c[i];
+        uint64_t base = (high ? 0x100000000ull : 0) + 0x1000000ull * (i + 1);
+
+        memset(c->mac, 0, 6);
+        c->mac[0] = 2;
+        c->mac[5] = i + 1;
+        c->txring = base;
+        c->rxring = base + 0x2000;
+        c->txbuf = base + 0x10000;
+        c->rxbuf = base + 0x100000;
+        c->txslot = 0;
+        c->devfn = 0;
+        card_up(a, c, i);
+    }
+}
+
+static inline void air_close(Air *a, int ncards)
+{
+    for (int i = 0; i < ncards; i++) {
+        g_free(a->c[i].dev);
+    }
+    qpci_free_pc(a->bus);
+    qtest_quit(a->qts);
+}
+
+/* post one frame on engine 1 the way b43's dma_tx_fragment() does */
+static inline uint16_t post_ctl(Air *a, Card *c, const uint8_t *frame,
+                                size_t len, uint32_t mac_ctl, uint8_t plcp0,
+                                bool ofdm)
+{
+    uint8_t h[TXH_LEN] = { 0 };
+    unsigned slot = c->txslot;
+    uint16_t cookie = (2 << 12) | slot;
+    uint64_t hb = c->txbuf + slot * 4096;
+
+    stl_le_p(h, mac_ctl);
+    stw_le_p(h + 0x08, ofdm ? 1 : 0);
+    stw_le_p(h + 0x4c, cookie);
+    h[0x70] = plcp0;
+    qtest_memwrite(a->qts, hb, h, sizeof(h));
+    qtest_memwrite(a->qts, hb + 256, frame, len);
+    desc(a, c->txring + 16 * slot, SOF, TXH_LEN, hb);
+    desc(a, c->txring + 16 * (slot + 1), EOF_ | IRQ, len, hb + 256);
+    c->txslot = slot + 2;
+    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    return cookie;
+}
+
+static inline uint16_t post(Air *a, Card *c, const uint8_t *frame, size_t len,
+                     bool ack, uint8_t plcp0, bool ofdm)
+{
+    return post_ctl(a, c, frame, len, ack ? 0x3 : 0x2,  /* ACK, LONGFRAME */
+                    plcp0, ofdm);
+}
+
+/* let the bottom halves run: poll until @bits appear in GEN_IRQ_REASON */
+static inline bool wait_reason(Card *c, uint32_t bits)
+{
+    for (int i = 0; i < 200; i++) {
+        if ((rl(c, D11 + GEN_IRQ_REASON) & bits) == bits) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* IEEE 802.3 CRC-32 (the 802.11 FCS), bitwise: an independent check */
+static inline uint32_t fcs32(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffff;
+
+    while (n--) {
+        c ^= *p++;
+        for (int b = 0; b < 8; b++) {
+            c = (c & 1) ? (c >> 1) ^ 0xedb88320 : c >> 1;
+        }
+    }
+    return ~c;
+}
+
+static inline size_t frame(uint8_t *f, const uint8_t *a1, const uint8_t *a2,
+                    size_t body)
+{
+    memset(f, 0, 24 + body);
+    f[0] = 0x08;                            /* data */
+    f[1] = 0x01;                            /* to DS */
+    memcpy(f + 4, a1, 6);
+    memcpy(f + 10, a2, 6);
+    memcpy(f + 16, a1, 6);
+    stw_le_p(f + 22, 0x1230);
+    for (size_t i = 0; i < body; i++) {
+        f[24 + i] = i * 7;
+    }
+    return 24 + body;
+}
+
+/* a station in the peer process */
+static const uint8_t peer_sta[6] = { 2, 7, 7, 7, 7, 7 };
+
+/* a peer process on the netdev: length-prefixed frames (-netdev stream) */
+static inline void peer_send(int fd, const uint8_t *buf, uint32_t len)
+{
+    uint32_t be = cpu_to_be32(len);
+
+    g_assert_cmpint(write(fd, &be, 4), ==, 4);
+    if (len) {
+        g_assert_cmpint(write(fd, buf, len), ==, len);
+    }
+}
+
+static inline size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
+                        uint8_t version)
+{
+    uint8_t *h = out + 14;
+
+    memset(out, 0xff, 6);
+    memset(out + 6, 0x02, 6);
+    out[12] = 0x88;
+    out[13] = 0xb5;
+    memset(h, 0, 48);
+    h[0] = version;
+    h[1] = 1;                               /* OFDM */
+    stw_be_p(h + 2, 48);
+    stq_be_p(h + 4, 0x1234);                /* another sender */
+    stl_be_p(h + 12, 2437);
+    h[16] = 10;
+    stw_be_p(h + 18, 108);
+    stw_be_p(h + 44, flen);
+    frame(h + 48, a1, peer_sta, flen - 24);
+    return 14 + 48 + flen;
+}
+
+/*
+ * One card whose medium joins the air of "another process": a stream
+ * netdev on a Unix socket, with the test on the other end as the peer.
+ * @opts: more medium properties.  Returns the peer's socket.
+ */
+typedef struct {
+    char *dir, *sock;
+    int fd;
+} Peer;
+
+static inline int peer_open(Air *a, Peer *p, const char *opts)
+{
+    g_autofree char *more = NULL;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+    p->dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
+    p->sock = g_strdup_printf("%s/air.sock", p->dir);
+    more = g_strdup_printf("-netdev stream,id=l0,server=on,addr.type=unix,"
+                           "addr.path=%s", p->sock);
+    air_more = more;
+    air_link = true;
+    air_opts = opts;
+    air_open(a, 1, NULL, false);
+    air_more = NULL;
+    air_link = false;
+    air_opts = NULL;
+    g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
+    /*
+     * QEMU's stream netdev listens asynchronously (net/stream.c,
+     * qio_channel_socket_listen_async): the socket may not exist or not
+     * listen yet when QEMU is up.  Wait for it, 30 s at most (a loaded
+     * machine, a sanitizer build).
+     */
+    for (int i = 0;; i++) {
+        p->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        g_assert_cmpint(p->fd, >=, 0);
+        if (connect(p->fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+            break;
+        }
+        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
+        g_assert_cmpint(i, <, 3000);
+        close(p->fd);
+        g_usleep(10 * 1000);
+    }
+    return p->fd;
+}
+
+static inline void peer_close(Air *a, Peer *p)
+{
+    close(p->fd);
+    air_close(a, 1);
+    unlink(p->sock);
+    rmdir(p->dir);
+    g_free(p->sock);
+    g_free(p->dir);
+}
+
+/* the next air frame from the medium on the stream socket (10 s at most) */
+static inline size_t peer_recv(int fd, uint8_t *buf, size_t size)
+{
+    uint32_t be, len;
+
+    g_assert_cmpint(recv(fd, &be, 4, MSG_WAITALL), ==, 4);
+    len = be32_to_cpu(be);
+    g_assert_cmpuint(len, <=, size);
+    g_assert_cmpint(recv(fd, buf, len, MSG_WAITALL), ==, len);
+    return len;
+}
+
+/* index of the first RX buffer of @c from slot @from matching @pred, or -1 */
+static inline int rx_find(Air *a, Card *c, unsigned from,
+                          bool (*pred)(const uint8_t *f, size_t len))
+{
+    unsigned cd = (rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[RX_BUFSIZE];
+
+    for (unsigned k = from; k < cd; k++) {
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        if (pred(rx + RX_FO + 6, lduw_le_p(rx) - 6 - 4)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* the medium's QOM properties */
+static inline uint64_t medium_get(Air *a, const char *prop)
+{
+    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'qom-get', 'arguments': "
+                         "{ 'path': '/objects/air0', 'property': %s } }",
+                         prop);
+    uint64_t v = qdict_get_int(r, "return");
+
+    qobject_unref(r);
+    return v;
+}
+
+static inline void medium_set(Air *a, const char *prop, uint64_t v)
+{
+    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'qom-set', 'arguments': "
+                         "{ 'path': '/objects/air0', 'property': %s, "
+                         "'value': %" PRIu64 " } }", prop, v);
+
+    g_assert_false(qdict_haskey(r, "error"));
+    qobject_unref(r);
+}
+
+/* the TX status word 0 if one is there (no TX_OK: 0) */
+
+#endif
