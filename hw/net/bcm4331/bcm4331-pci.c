@@ -61,6 +61,9 @@ void bcm4331_update_irq(Bcm4331State *s)
     /* INTA# = 802.11 core interrupt pending, routed by config 0x94 */
     int level = d11_irq_pending(s) && (mask & BIT(8 + core));
 
+    if (!DEVICE(s)->realized) {
+        return;                 /* unplugged: no config space, no pin */
+    }
     trace_bcm4331_bcma_irq(level, mask);
     pci_set_irq(pd, level);
 }

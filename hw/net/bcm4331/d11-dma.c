@@ -41,6 +41,8 @@
 #define D11_TX_MAX_BYTES        (D11_TXH_LEN + WIFI_MAX_FRAME)
 /* what encryption appends: the CCMP MIC (WEP/TKIP: the 4-byte ICV) */
 #define D11_TX_CRYPTO_ROOM      WIFI_CCMP_MIC_LEN
+/* the 802.11 header up to the sequence control field the firmware reads */
+#define D11_TX_MIN_HDR          24
 
 static uint32_t *dma_reg(Bcm4331State *s, unsigned n, uint32_t rel)
 {
@@ -104,6 +106,46 @@ static bool dma_stopped(Bcm4331State *s, unsigned n, bool rx)
     return *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) >> 28;
 }
 
+/*
+ * A DMA access can reach MMIO that unplugs the card: an RX buffer on a
+ * root port's Slot Control register (ECAM) powers the slot off, and QEMU
+ * unrealizes the card inside pci_dma_write() (config space freed, medium
+ * detached) and would finalize it there.  Every path that does DMA holds a
+ * reference for its duration and stops as soon as the card is gone
+ * (d11_gone() after each access).  The reference is dropped from a bottom
+ * half of its own once the card is gone, so that the caller of the path
+ * (the medium's delivery bottom half, the MMIO dispatch, a timer) still
+ * finds the device's memory, its reentrancy guard included, when it
+ * returns.
+ */
+static void d11_dma_hold(Bcm4331State *s)
+{
+    object_ref(OBJECT(s));
+}
+
+static void d11_unref_bh(void *opaque)
+{
+    object_unref(opaque);
+}
+
+static void d11_dma_release(Bcm4331State *s)
+{
+    if (DEVICE(s)->realized) {
+        object_unref(OBJECT(s));
+        return;
+    }
+    aio_bh_schedule_oneshot(qemu_get_aio_context(), d11_unref_bh, OBJECT(s));
+}
+
+static bool d11_gone(Bcm4331State *s)
+{
+    if (DEVICE(s)->realized) {
+        return false;
+    }
+    trace_bcm4331_dma_unplugged();
+    return true;
+}
+
 /* a descriptor in the 64-bit layout (32-bit ones are converted) */
 typedef struct {
     uint32_t ctl0, ctl1, lo, hi;
@@ -119,6 +161,9 @@ static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
     uint32_t w[4];
 
     if (pci_dma_read(pd, a, w, dma_desc_size(s)) != MEMTX_OK) {
+        if (d11_gone(s)) {
+            return false;
+        }
         DMA_GUEST_ERR(bcm4331_dma_ub_desc, "engine %u %s descriptor at "
                       "0x%" PRIx64 " unreadable", n, rx ? "RX" : "TX", a);
         dma_fail(s, n, rx, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD, cd);
@@ -140,6 +185,9 @@ static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
         d->lo = le32_to_cpu(w[1]);
         d->hi = 0;
         d->addr = dma_addr32(d->lo, ctl >> D11_DESC_CTL1_ADDREXT_SHIFT);
+    }
+    if (d11_gone(s)) {
+        return false;
     }
     trace_bcm4331_dma_desc(n, rx ? "RX" : "TX", cd, d->ctl0, d->ctl1,
                            d->addr);
@@ -272,15 +320,29 @@ static void d11_tx_fifo_forget(Bcm4331State *s, unsigned n)
 static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
                          size_t len)
 {
-    uint32_t mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
-    uint16_t phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
-    uint16_t cookie = lduw_le_p(buf + D11_TXH_COOKIE);
+    uint32_t mac_ctl;
+    uint16_t phy_ctl, cookie;
     uint8_t *f = buf + D11_TXH_LEN;
-    size_t flen = len - D11_TXH_LEN;
-    bool want_ack = mac_ctl & D11_TXH_MAC_ACK;
+    size_t flen;
+    bool want_ack;
     unsigned limit, tries = 0;
     bool acked = false;
-    WifiFrameMeta m = {
+    WifiFrameMeta m;
+
+    /*
+     * The firmware reads the TX header and the frame's sequence field at
+     * fixed offsets, whatever the guest posted: bytes it did not post read
+     * as zero, never as what the bounce buffer held before (an earlier
+     * frame, or host heap).
+     */
+    if (len < D11_TXH_LEN + D11_TX_MIN_HDR) {
+        memset(buf + len, 0, D11_TXH_LEN + D11_TX_MIN_HDR - len);
+    }
+    mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
+    phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
+    cookie = lduw_le_p(buf + D11_TXH_COOKIE);
+    want_ack = mac_ctl & D11_TXH_MAC_ACK;
+    m = (WifiFrameMeta) {
         .ofdm = phy_ctl & D11_TXH_PHY_ENC_OFDM,
         .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
         .txpower_dbm = s->txpower,
@@ -294,6 +356,7 @@ static void d11_tx_frame(Bcm4331State *s, unsigned n, uint8_t *buf,
         d11_txstat_push(s, ((uint32_t)cookie << 16) | 1, 0);
         return;
     }
+    flen = len - D11_TXH_LEN;
     bcm_fw_tx_fixup(s, n, cookie, f);
     if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
         /* hardware key: encrypt the body, append ICV/MIC (section 7.4) */
@@ -385,6 +448,7 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
         for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
             uint32_t cnt;
             uint64_t a;
+            MemTxResult r;
 
             if (i && cd == end) {
                 return false;   /* frame not complete yet: wait */
@@ -416,7 +480,11 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
                          cd);
                 return false;
             }
-            if (pci_dma_read(pd, a, buf + len, cnt) != MEMTX_OK) {
+            r = pci_dma_read(pd, a, buf + len, cnt);
+            if (d11_gone(s)) {
+                return false;
+            }
+            if (r != MEMTX_OK) {
                 DMA_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
                               "0x%" PRIx64 " (%u bytes) unreadable", n, a,
                               cnt);
@@ -452,12 +520,14 @@ static void d11_tx_bh(void *opaque)
     if (!d11_mac_running(s)) {
         return;
     }
-    for (unsigned n = 0; n < D11_DMA_ENGINES; n++) {
+    d11_dma_hold(s);
+    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_gone(s); n++) {
         more |= d11_tx_engine(s, n, D11_TX_BUDGET);
     }
-    if (more) {
+    if (more && !d11_gone(s)) {
         qemu_bh_schedule(s->tx_bh);
     }
+    d11_dma_release(s);
 }
 
 void d11_dma_kick(Bcm4331State *s)
@@ -625,14 +695,15 @@ static bool d11_air_acks(WifiMediumClient *c, const uint8_t *addr1)
 /* the firmware's receive filter (contract-b43-mac.md 6.6) */
 static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
 {
-    unsigned type = (f[0] >> 2) & 3;
+    unsigned type;
     uint8_t own[6];
 
-    if (type == 1 && !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL)) {
-        return false;           /* control frames: consumed by the MAC */
-    }
     if (len < 10) {
         return false;
+    }
+    type = (f[0] >> 2) & 3;
+    if (type == 1 && !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL)) {
+        return false;           /* control frames: consumed by the MAC */
     }
     d11_own_mac(s, own, 0);
     /* ACK and CTS to us answer our own frames: the firmware eats them */
@@ -653,10 +724,9 @@ static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
             FIELD_EX32(s->mac.macctl, D11_MACCTL, BEACPROMISC));
 }
 
-static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
-                            const WifiFrameMeta *meta)
+static void d11_rx_frame(Bcm4331State *s, const uint8_t *f, size_t len,
+                         const WifiFrameMeta *meta)
 {
-    Bcm4331State *s = c->opaque;
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t rxctl = *dma_reg(s, 0, D11_DMA64_RXCTL);
     uint32_t fo = (rxctl >> D11_DMA64_RXCTL_FO_SHIFT) & 0x7f;
@@ -667,6 +737,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     uint64_t tsf;
     uint32_t fcs, macstat;
     uint64_t a;
+    MemTxResult r;
     D11Desc d;
 
     if (!d11_rx_ready(s) || meta->freq_mhz != s->phy.freq_mhz) {
@@ -730,7 +801,11 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
 
     a = d.addr;
-    if (pci_dma_write(pd, a, buf, total) != MEMTX_OK) {
+    r = pci_dma_write(pd, a, buf, total);
+    if (d11_gone(s)) {
+        return;                 /* the write unplugged the card */
+    }
+    if (r != MEMTX_OK) {
         DMA_GUEST_ERR(bcm4331_dma_ub_data, "engine %u RX buffer 0x%" PRIx64
                       " (%zu bytes) not writable", 0, a, total);
         dma_fail(s, 0, true, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER, cd);
@@ -740,6 +815,16 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
     s->mac.dma_reason[0] |= D11_DMAIRQ_RX_DONE;
     trace_bcm4331_rx(len, meta->signal_dbm, cd);
     d11_update_irq(s);
+}
+
+static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
+                            const WifiFrameMeta *meta)
+{
+    Bcm4331State *s = c->opaque;
+
+    d11_dma_hold(s);
+    d11_rx_frame(s, f, len, meta);
+    d11_dma_release(s);
 }
 
 /* airtime on: the exchange of the oldest frame in the TX FIFO is over */

@@ -43,6 +43,18 @@
 OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 
 #define WIFI_AP_MAX_STA     32
+/*
+ * Station aging, as hostapd does it (src/ap/sta_info.h): an associated
+ * station silent for ap_max_inactivity (property max-inactivity, hostapd's
+ * default AP_MAX_INACTIVITY 300 s) is polled with a null data frame and
+ * deauthenticated if it does not acknowledge it; an entry that is
+ * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
+ * (30 s).  When the table is full, a new authentication takes the slot of
+ * the least recently heard unassociated entry (hostapd's ap_sta_add() only
+ * refuses: "FIX: might try to remove some old STAs first?"), so a flood of
+ * authentications from made-up addresses never locks a station out.
+ */
+#define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
 #define WIFI_AP_RETRIES     4
 /* airtime on: frames queued for the air before the network waits */
 #define WIFI_AP_TXQ_HIGH    48
@@ -64,6 +76,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define ST_DISASSOC         10
 #define ST_AUTH             11
 #define ST_DEAUTH           12
+#define ST_NULL             4       /* data: null function */
 #define FC1_TODS            0x01
 #define FC1_FROMDS          0x02
 #define FC1_RETRY           0x08
@@ -73,6 +86,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define WLAN_STATUS_UNSPEC              1
 #define WLAN_STATUS_NOT_SUPPORTED_ALG   13
 #define WLAN_STATUS_AP_FULL             17
+#define WLAN_REASON_PREV_AUTH_NOT_VALID 2
+#define WLAN_REASON_INACTIVITY          4
 #define WLAN_REASON_CLASS2_NONAUTH      6
 #define WLAN_REASON_CLASS3_NONASSOC     7
 #define WLAN_REASON_4WAY_TIMEOUT        15
@@ -113,7 +128,12 @@ typedef struct WifiApSta {
     uint8_t addr[6];
     uint8_t state;
     uint16_t aid;
+    int64_t last_ns;            /* last heard (or state change) */
+    bool polled;                /* inactivity poll sent, not answered */
 } WifiApSta;
+
+/* airtime on: what each frame in the medium's TX queue is (tx_done) */
+#define WIFI_AP_TAG_OTHER   0xff
 
 struct WifiApState {
     DeviceState parent_obj;
@@ -132,6 +152,9 @@ struct WifiApState {
     int64_t tsf_base_ns;
     uint16_t seq;
     WifiApSta sta[WIFI_AP_MAX_STA];
+    uint32_t max_inactivity;    /* seconds */
+    uint8_t txtag[WIFI_TX_QUEUE_MAX];   /* station index of a poll */
+    unsigned txtag_head, txtag_count;
 
     /* WPA2-PSK (passphrase set) */
     char *passphrase;
@@ -196,8 +219,8 @@ static size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
     return WIFI_HDR_LEN;
 }
 
-static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
-                       uint16_t rate_500k)
+static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
+                              uint16_t rate_500k, uint8_t tag)
 {
     WifiFrameMeta m = {
         .freq_mhz = wifi_ap_freq(s),
@@ -212,9 +235,15 @@ static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
     m.airtime_us = wifi_airtime_us(len + 4, rate_500k, m.ofdm, false);
     if (wifi_medium_paced(&s->client)) {
         /* the air takes time: the medium retransmits, we do not wait */
-        return wifi_medium_queue(&s->client, f, len, &m,
-                                 wifi_is_group(f + 4) ? 1 : WIFI_AP_RETRIES,
-                                 true);
+        if (!wifi_medium_queue(&s->client, f, len, &m,
+                               wifi_is_group(f + 4) ? 1 : WIFI_AP_RETRIES,
+                               true)) {
+            return false;
+        }
+        /* the medium queue holds at most WIFI_TX_QUEUE_MAX: so does this */
+        s->txtag[(s->txtag_head + s->txtag_count++) % WIFI_TX_QUEUE_MAX] =
+            tag;
+        return true;
     }
     /* unicast: retransmit (retry bit set) until acknowledged */
     for (int i = 0; i < WIFI_AP_RETRIES && !acked; i++) {
@@ -227,6 +256,12 @@ static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
         }
     }
     return acked;
+}
+
+static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
+                       uint16_t rate_500k)
+{
+    return wifi_ap_tx_tagged(s, f, len, rate_500k, WIFI_AP_TAG_OTHER);
 }
 
 /* capability information: ESS, short slot time, privacy with WPA2 */
@@ -270,6 +305,8 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
     return n;
 }
 
+static void wifi_ap_age(WifiApState *s);
+
 static void wifi_ap_beacon(void *opaque)
 {
     WifiApState *s = opaque;
@@ -282,6 +319,7 @@ static void wifi_ap_beacon(void *opaque)
     n += wifi_ap_bss_body(s, f + n, true);
     trace_wifi_ap_beacon(s->ssid, wifi_ap_tsf(s));
     wifi_ap_tx(s, f, n, WIFI_RATE_MGMT);
+    wifi_ap_age(s);
     timer_mod(s->beacon_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (int64_t)s->beacon_int * 1024 * SCALE_US);
 }
@@ -323,25 +361,124 @@ static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
 
 /* ---- stations ------------------------------------------------------ */
 
+static WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
+{
+    return &s->wpa[sta - s->sta];
+}
+
 static WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
 {
-    WifiApSta *free_slot = NULL;
+    WifiApSta *free_slot = NULL, *oldest = NULL;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        if (s->sta[i].state != STA_NONE &&
-            !memcmp(s->sta[i].addr, addr, 6)) {
-            return &s->sta[i];
+        WifiApSta *t = &s->sta[i];
+
+        if (t->state != STA_NONE && !memcmp(t->addr, addr, 6)) {
+            return t;
         }
-        if (s->sta[i].state == STA_NONE && !free_slot) {
-            free_slot = &s->sta[i];
+        if (t->state == STA_NONE && !free_slot) {
+            free_slot = t;
+        }
+        if (t->state == STA_AUTH && (!oldest || t->last_ns < oldest->last_ns)) {
+            oldest = t;
         }
     }
-    if (!add || !free_slot) {
+    if (!add) {
         return NULL;
     }
+    if (!free_slot && oldest) {
+        /* full: the least recently heard unassociated entry gives way */
+        char buf[18];
+
+        trace_wifi_ap_sta_expire(s->ssid, mac_str(oldest->addr, buf),
+                                 "evicted");
+        memset(wifi_ap_wpa(s, oldest), 0, sizeof(WifiApWpa));
+        free_slot = oldest;
+    }
+    if (!free_slot) {
+        return NULL;
+    }
+    memset(free_slot, 0, sizeof(*free_slot));
     memcpy(free_slot->addr, addr, 6);
     free_slot->aid = free_slot - s->sta + 1;
+    free_slot->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     return free_slot;
+}
+
+static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
+                             const char *why)
+{
+    char buf[18];
+
+    trace_wifi_ap_sta_expire(s->ssid, mac_str(sta->addr, buf), why);
+    memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+    sta->state = STA_NONE;
+    sta->polled = false;
+}
+
+/*
+ * The outcome of an inactivity poll: an acknowledged poll means the
+ * station is still there; otherwise it is deauthenticated (hostapd's
+ * ap_handle_timer(): disassociation, then deauthentication).
+ */
+static void wifi_ap_poll_result(WifiApState *s, unsigned i, bool acked)
+{
+    WifiApSta *sta;
+
+    if (i >= WIFI_AP_MAX_STA) {
+        return;                 /* not a poll */
+    }
+    sta = &s->sta[i];
+    if (sta->state != STA_ASSOC || !sta->polled) {
+        return;                 /* left, or heard from meanwhile */
+    }
+    if (acked) {
+        sta->polled = false;
+        sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        return;
+    }
+    wifi_ap_deauth(s, sta->addr, WLAN_REASON_INACTIVITY);
+    wifi_ap_sta_free(s, sta, "inactive, poll not acknowledged");
+}
+
+/* a null data frame to @sta: does it acknowledge? */
+static void wifi_ap_poll(WifiApState *s, unsigned i)
+{
+    WifiApSta *sta = &s->sta[i];
+    uint8_t f[WIFI_HDR_LEN];
+    char buf[18];
+    bool acked;
+
+    sta->polled = true;
+    trace_wifi_ap_sta_expire(s->ssid, mac_str(sta->addr, buf), "polled");
+    wifi_hdr(s, f, FC_TYPE_DATA, ST_NULL, FC1_FROMDS, sta->addr,
+             wifi_ap_bssid(s), wifi_ap_bssid(s));
+    acked = wifi_ap_tx_tagged(s, f, sizeof(f), WIFI_RATE_MGMT, i);
+    if (!wifi_medium_paced(&s->client)) {
+        wifi_ap_poll_result(s, i, acked);
+    } else if (!acked) {
+        wifi_ap_poll_result(s, i, false);       /* queue full: gone */
+    }
+}
+
+/* run with the beacons: entries that outlived their time go */
+static void wifi_ap_age(WifiApState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    int64_t idle_max = (int64_t)s->max_inactivity * NANOSECONDS_PER_SECOND;
+
+    for (unsigned i = 0; i < WIFI_AP_MAX_STA; i++) {
+        WifiApSta *sta = &s->sta[i];
+
+        if (sta->state == STA_AUTH &&
+            now - sta->last_ns >= WIFI_AP_AUTH_TTL_NS) {
+            wifi_ap_deauth(s, sta->addr, WLAN_REASON_PREV_AUTH_NOT_VALID);
+            wifi_ap_sta_free(s, sta, "authenticated, never associated");
+        } else if (sta->state == STA_ASSOC && !sta->polled &&
+                   now - sta->last_ns >= idle_max) {
+            wifi_ap_poll(s, i);
+        }
+    }
 }
 
 /* walk IEs of @p..@end; return the element @id or NULL (bounds checked) */
@@ -358,11 +495,6 @@ static const uint8_t *wifi_find_ie(const uint8_t *p, const uint8_t *end,
 }
 
 /* ---- WPA2-PSK: protected data and the 4-way handshake ---------------- */
-
-static WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
-{
-    return &s->wpa[sta - s->sta];
-}
 
 /*
  * A data frame from the AP (FromDS) to @da, @body = LLC/SNAP + payload.
@@ -651,6 +783,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 status = WLAN_STATUS_AP_FULL;
             } else {
                 sta->state = STA_AUTH;     /* (re)authentication */
+                sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
                 memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
             }
         }
@@ -693,6 +826,8 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             }
         }
         sta->state = STA_ASSOC;
+        sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        sta->polled = false;
         stw_le_p(resp, wifi_ap_capab(s));
         stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
         stw_le_p(resp + 4, sta->aid | 0xc000);
@@ -840,6 +975,14 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         return;
     }
     trace_wifi_ap_rx(s->ssid, type, subtype, mac_str(f + 10, buf));
+    if (type != FC_TYPE_CTRL && !memcmp(f + 4, wifi_ap_bssid(s), 6)) {
+        WifiApSta *sta = wifi_ap_sta(s, f + 10, false);
+
+        if (sta) {              /* heard: not inactive */
+            sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+            sta->polled = false;
+        }
+    }
     switch (type) {
     case FC_TYPE_MGMT:
         wifi_ap_rx_mgmt(s, subtype, f, len);
@@ -858,6 +1001,13 @@ static void wifi_ap_client_tx_done(WifiMediumClient *c, bool acked,
 {
     WifiApState *s = c->opaque;
 
+    if (s->txtag_count) {
+        uint8_t tag = s->txtag[s->txtag_head];
+
+        s->txtag_head = (s->txtag_head + 1) % WIFI_TX_QUEUE_MAX;
+        s->txtag_count--;
+        wifi_ap_poll_result(s, tag, acked);
+    }
     if (s->nic && wifi_medium_txq_len(c) < WIFI_AP_TXQ_HIGH) {
         qemu_flush_queued_packets(qemu_get_queue(s->nic));
     }
@@ -930,6 +1080,7 @@ static void wifi_ap_reset_hold(Object *obj, ResetType type)
     timer_del(s->eapol_timer);
     s->tsf_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     wifi_medium_flush(&s->client);
+    s->txtag_head = s->txtag_count = 0;
     timer_mod(s->beacon_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (int64_t)s->beacon_int * 1024 * SCALE_US);
 }
@@ -948,6 +1099,10 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
     }
     if (s->beacon_int < 15 || s->beacon_int > 65535) {
         error_setg(errp, "wifi-ap: beacon-interval must be 15..65535 TU");
+        return;
+    }
+    if (s->max_inactivity < 1 || s->max_inactivity > 86400) {
+        error_setg(errp, "wifi-ap: max-inactivity must be 1..86400 s");
         return;
     }
     if (s->txpower < -10 || s->txpower > 30) {
@@ -1036,6 +1191,8 @@ static int wifi_ap_post_load(void *opaque, int version_id)
             return -EINVAL;
         }
     }
+    /* the source's air queue did not move: nothing here awaits tx_done */
+    s->txtag_head = s->txtag_count = 0;
     return 0;
 }
 
@@ -1052,6 +1209,35 @@ static const VMStateDescription vmstate_wifi_ap_wpa_sta = {
         VMSTATE_UINT64(tx_pn, WifiApWpa),
         VMSTATE_UINT64(rx_pn, WifiApWpa),
         VMSTATE_INT64(deadline, WifiApWpa),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_wifi_ap_sta_age = {
+    .name = "wifi-ap-sta-age",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT64(last_ns, WifiApSta),
+        VMSTATE_BOOL(polled, WifiApSta),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static bool wifi_ap_age_needed(void *opaque)
+{
+    return true;
+}
+
+/* station aging; a stream without it: every station looks idle, is polled */
+static const VMStateDescription vmstate_wifi_ap_age = {
+    .name = "wifi-ap/age",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = wifi_ap_age_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(sta, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_sta_age, WifiApSta),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -1093,6 +1279,7 @@ static const VMStateDescription vmstate_wifi_ap = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_wifi_ap_wpa,
+        &vmstate_wifi_ap_age,
         NULL
     },
 };
@@ -1106,6 +1293,7 @@ static const Property wifi_ap_properties[] = {
     DEFINE_PROP_NETDEV("netdev", WifiApState, conf.peers),
     DEFINE_PROP_UINT32("channel", WifiApState, channel, 6),
     DEFINE_PROP_UINT32("beacon-interval", WifiApState, beacon_int, 100),
+    DEFINE_PROP_UINT32("max-inactivity", WifiApState, max_inactivity, 300),
     DEFINE_PROP_INT32("txpower", WifiApState, txpower, 20),
     DEFINE_PROP_INT32("x", WifiApState, pos[0], 10),
     DEFINE_PROP_INT32("y", WifiApState, pos[1], 0),
@@ -1141,6 +1329,10 @@ static void wifi_ap_class_init(ObjectClass *klass, void *data)
         "2.4 GHz channel 1..14 (default 6)");
     object_class_property_set_description(klass, "beacon-interval",
         "beacon interval in TU of 1024 us (default 100)");
+    object_class_property_set_description(klass, "max-inactivity",
+        "seconds an associated station may stay silent before it is polled "
+        "with a null data frame, and deauthenticated if it does not "
+        "acknowledge it (hostapd's ap_max_inactivity; default 300)");
     object_class_property_set_description(klass, "txpower",
         "transmit power in dBm (default 20)");
     object_class_property_set_description(klass, "x",

@@ -156,6 +156,14 @@ static void wifi_medium_deliver(void *opaque)
         c->rxq_len--;
         c->ops->receive(c, f->data, f->len, &f->meta);
         g_free(f);
+        if (!c->bh) {
+            /*
+             * The radio was detached meanwhile (its device unplugged by
+             * its own DMA): it keeps its memory until this bottom half
+             * returns, but nothing may be delivered to it any more.
+             */
+            return;
+        }
     }
     if (!QSIMPLEQ_EMPTY(&c->rxq)) {
         qemu_bh_schedule(c->bh);
@@ -269,6 +277,9 @@ static uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
  * silently) is so delayed instead of lost for good; a duplicate (the ACK
  * was lost) is dropped by the receiving station as any 802.11 retry.
  */
+/* a data frame's header up to its sequence control */
+#define WIFI_DATA_HDR_LEN   24
+
 struct WifiArqFrame {
     QTAILQ_ENTRY(WifiArqFrame) next;
     uint16_t seq;
@@ -310,8 +321,8 @@ static void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
      * association request, 20 ms and many frames later, starts over what
      * the AP already did.
      */
-    if (!seq || ((frame[0] >> 2) & 3) != 2) {
-        return;
+    if (!seq || len < WIFI_DATA_HDR_LEN || ((frame[0] >> 2) & 3) != 2) {
+        return;                 /* wifi_arq_acked() compares addr2 */
     }
     if (m->arq_len >= WIFI_ARQ_MAX) {
         wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
@@ -337,7 +348,7 @@ static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
     WifiArqFrame *a;
 
     QTAILQ_FOREACH(a, &m->arq, next) {
-        if (a->seq == seq && !memcmp(a->data + 10, ra, 6)) {
+        if (a->seq == seq && a->len >= 16 && !memcmp(a->data + 10, ra, 6)) {
             bool first = a == QTAILQ_FIRST(&m->arq);
 
             wifi_arq_free(m, a);

@@ -1,0 +1,476 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 and its air against hostile input: one
+ * test per defect an outside review found (each failed before its fix,
+ * the memory ones under ASan/UBSan):
+ *  - TX frames shorter than the TX header or the 802.11 header: what the
+ *    TX status reports comes from the posted bytes, never from the bounce
+ *    buffer's earlier contents (host heap);
+ *  - a frame to a station in another process shorter than a data header
+ *    is not kept for resending (its ACK check read past it);
+ *  - an RX buffer on a root port's Slot Control register: the card's own
+ *    DMA unplugs it in the middle of a receive;
+ *  - the virtual AP's station table: a flood of authentications does not
+ *    lock stations out, unassociated entries expire, idle stations are
+ *    polled and dropped when they do not answer.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "bcm4331-qtest.h"
+#include "bcm4331-air.h"
+#include "qobject/qjson.h"
+
+#define MACCTL_ENABLED  0x00000001u
+#define MACCTL_PROMISC  0x01000000u
+
+/* TX status of the frame just posted on @c */
+static void tx_status(Card *c, uint32_t *w0, uint32_t *w1)
+{
+    g_assert_true(wait_reason(c, 0x20000000));
+    *w0 = rl(c, D11 + XMITSTAT_0);
+    *w1 = rl(c, D11 + XMITSTAT_1);
+    wl(c, D11 + GEN_IRQ_REASON, 0x20000000);
+}
+
+/* post @len bytes as one SOF|EOF descriptor: a "frame" of any length */
+static void post_raw(Air *a, Card *c, const uint8_t *buf, size_t len)
+{
+    unsigned slot = c->txslot;
+    uint64_t hb = c->txbuf + slot * 4096;
+
+    qtest_memwrite(a->qts, hb, buf, len);
+    desc(a, c->txring + 16 * slot, SOF | EOF_ | IRQ, len, hb);
+    c->txslot = slot + 1;
+    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+}
+
+/*
+ * Finding 1: d11_tx_frame() read mac_ctl, phy_ctl, the cookie and the
+ * sequence field at fixed offsets whatever the posted length.  A good
+ * frame first leaves its header (cookie, sequence 0x123) in the bounce
+ * buffer; the short ones after it must report zeros, not that.
+ */
+static void test_tx_short(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[TXH_LEN + 64];
+    uint32_t w0, w1;
+    uint16_t cookie;
+    size_t len;
+
+    air_open(&a, 2, NULL, false);
+    len = frame(f, B->mac, A->mac, 20);
+    cookie = post(&a, A, f, len, true, 0xc, true);
+    tx_status(A, &w0, &w1);
+    g_assert_cmphex(w0 >> 16, ==, cookie);
+    g_assert_cmphex(w1, ==, 0x123);
+
+    /* 4 bytes: no TX header at all; "not sent", cookie 0, nothing else */
+    memset(f, 0, sizeof(f));
+    f[0] = 0x03;
+    post_raw(&a, A, f, 4);
+    tx_status(A, &w0, &w1);
+    g_assert_cmphex(w0, ==, 0x00000001);
+    g_assert_cmphex(w1, ==, 0);
+
+    /* the TX header and a 10..21-byte frame: sequence field not posted */
+    for (size_t flen = 10; flen <= 21; flen++) {
+        memset(f, 0, sizeof(f));
+        stl_le_p(f, 0x2);                   /* no ACK wanted */
+        stw_le_p(f + 0x4c, 0x2a00 | flen);
+        f[0x70] = 0xc;
+        frame(f + TXH_LEN, B->mac, A->mac, 0);
+        post_raw(&a, A, f, TXH_LEN + flen);
+        tx_status(A, &w0, &w1);
+        g_assert_cmphex(w0 >> 16, ==, 0x2a00 | flen);
+        g_assert_cmphex(w0 & 1, ==, 1);
+        g_assert_cmphex(w1, ==, 0);
+    }
+    /* the frame on the air is the posted bytes, nothing more */
+    g_assert_true(wait_reason(B, 0x8000));
+    air_close(&a, 2);
+}
+
+/*
+ * Finding 2: a unicast "data frame" of 10 bytes (FC, duration, RA) to a
+ * station in another process was kept for resending; the ACK check then
+ * compared the 6 bytes at offset 10, past its end.  It must not be kept
+ * (nothing to resend, nothing compared); a real data frame still is.
+ */
+static void test_arq_short(void)
+{
+    struct timeval tv = { .tv_sec = 10 };
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    g_autofree uint8_t *out = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    size_t n;
+    int fd;
+
+    fd = peer_open(&a, &peer, NULL);
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    /* the peer's station makes itself heard */
+    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
+    peer_send(fd, buf, n);
+    g_assert_true(wait_reason(A, 0x8000));
+
+    /* 10 bytes to it: acknowledged (it lives over there), not kept */
+    frame(buf, peer_sta, A->mac, 0);
+    post(&a, A, buf, 10, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    wl(A, D11 + GEN_IRQ_REASON, 0x20000000);
+    n = peer_recv(fd, out, 8192);
+    g_assert_cmpuint(n, ==, 14 + 48 + 10);
+    /* the peer's ACK naming it: nothing to match (and nothing read) */
+    air_frame(buf, A->mac, 24, 1);
+    stw_be_p(buf + 14 + 44, 10);
+    buf[14 + 48] = 0xd4;
+    buf[14 + 48 + 1] = 0;
+    stw_be_p(buf + 14 + 46, lduw_be_p(out + 14 + 46));
+    peer_send(fd, buf, 14 + 48 + 10);
+    for (int i = 0; i < 20; i++) {
+        rl(A, D11 + GEN_IRQ_REASON);
+    }
+    qtest_clock_step(a.qts, 100 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+
+    /* a 24-byte data frame is kept: no ACK, so it is sent again */
+    n = frame(buf, peer_sta, A->mac, 0);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    qtest_clock_step(a.qts, 50 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    peer_close(&a, &peer);
+}
+
+/*
+ * Finding 3: the card behind a pcie-root-port with native hotplug; its RX
+ * descriptor points at the root port's Slot Control register (ECAM), and
+ * a frame of 1782 bytes makes the RX header's first word 0x0700: power
+ * off, indicator off.  QEMU unplugs the card inside the card's own
+ * pci_dma_write().  The card must stop there (no IRQ update on freed
+ * config space, no use of freed memory), QEMU must go on, and the other
+ * card must keep working.
+ */
+#define ECAM_BASE       0xb0000000u
+#define RP_SLOT         3
+
+static void test_unplug_by_dma(void)
+{
+    Air a;
+    Card *V = &a.c[0], *B = &a.c[1];
+    QPCIDevice *mch, *rp;
+    g_autofree uint8_t *f = g_malloc0(2048);
+    uint64_t win;
+    uint8_t cap;
+    size_t len;
+    g_autoptr(GString) js = NULL;
+    QDict *r;
+
+    a.qts = qtest_init("-M q35 -m 512M "
+        "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off "
+        "-object wifi-medium,id=air0 "
+        "-device pcie-root-port,id=rp0,bus=pcie.0,addr=03.0,chassis=1,slot=1 "
+        "-device bcm4331,id=victim,bus=rp0,addr=00.0,medium=air0,"
+        "mac=02:00:00:00:00:01 "
+        "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02");
+    a.bus = qpci_new_pc(a.qts, NULL);
+    /* ECAM on (what firmware does): PCIEXBAR, 256 MiB at 0xb0000000 */
+    mch = qpci_device_find(a.bus, 0);
+    qpci_config_writel(mch, 0x64, 0);
+    qpci_config_writel(mch, 0x60, ECAM_BASE | 1);
+    /* the root port: bus 1 behind it, a 1 MiB memory window, enabled */
+    rp = qpci_device_find(a.bus, QPCI_DEVFN(RP_SLOT, 0));
+    g_assert_nonnull(rp);
+    qpci_config_writeb(rp, PCI_PRIMARY_BUS, 0);
+    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
+    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
+    win = ROUND_UP(a.bus->mmio_alloc_ptr, 0x100000);
+    a.bus->mmio_alloc_ptr = win;
+    qpci_config_writew(rp, PCI_MEMORY_BASE, (win >> 16) & 0xfff0);
+    qpci_config_writew(rp, PCI_MEMORY_LIMIT, (win >> 16) & 0xfff0);
+    qpci_device_enable(rp);
+    cap = qpci_find_capability(rp, PCI_CAP_ID_EXP, 0);
+    g_assert_cmpuint(cap, !=, 0);
+
+    for (int i = 0; i < 2; i++) {
+        Card *c = &a.c[i];
+        uint64_t base = 0x1000000ull * (i + 1);
+
+        memset(c->mac, 0, 6);
+        c->mac[0] = 2;
+        c->mac[5] = i + 1;
+        c->txring = base;
+        c->rxring = base + 0x2000;
+        c->txbuf = base + 0x10000;
+        c->rxbuf = base + 0x100000;
+        c->txslot = 0;
+        c->devfn = i ? QPCI_DEVFN(5, 0) : 1 << 8;      /* bus 1, 00.0 */
+        card_up(&a, c, i);
+        if (!i) {
+            g_assert_cmpuint(a.bus->mmio_alloc_ptr, <=, win + 0x100000);
+            a.bus->mmio_alloc_ptr = win + 0x100000;
+        }
+    }
+    /* the victim receives fine through the root port */
+    len = frame(f, V->mac, B->mac, 40);
+    post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(V, 0x8000));
+    g_assert_true(wait_reason(B, 0x20000000));
+    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 3);
+    wl(B, D11 + GEN_IRQ_REASON, 0x20000000);
+
+    /* its next RX buffer: the root port's Slot Control register */
+    desc(&a, V->rxring + 16, 0, RX_BUFSIZE,
+         ECAM_BASE + (RP_SLOT << 15) + cap + PCI_EXP_SLTCTL);
+    len = frame(f, V->mac, B->mac, 0x700 - 6 - 4 - 24);
+    g_assert_cmpuint(len, ==, 1782);
+    post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(B, 0x20000000));
+    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 3);  /* it was there */
+    wl(B, D11 + GEN_IRQ_REASON, 0x20000000);
+    for (int i = 0; i < 20; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+    }
+    /* QEMU is alive, the victim gone */
+    r = qtest_qmp(a.qts, "{ 'execute': 'qom-list', 'arguments': "
+                  "{ 'path': '/machine/peripheral' } }");
+    g_assert_nonnull(qdict_get(r, "return"));
+    js = qobject_to_json(QOBJECT(r));
+    g_assert_null(strstr(js->str, "victim"));
+    qobject_unref(r);
+    g_assert_cmphex(qpci_config_readw(V->dev, PCI_VENDOR_ID), ==, 0xffff);
+
+    /* the other card still sends: to the victim nobody acknowledges now */
+    len = frame(f, V->mac, B->mac, 40);
+    post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(B, 0x20000000));
+    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 1);
+    g_free(V->dev);
+    g_free(B->dev);
+    g_free(mch);
+    g_free(rp);
+    qpci_free_pc(a.bus);
+    qtest_quit(a.qts);
+}
+
+/* ---- the virtual AP's station table ------------------------------------ */
+
+static const uint8_t ap_bssid[6] = { 2, 0xaa, 0, 0, 0, 3 };
+
+/* a management frame from @sa to the AP */
+static size_t mgmt(uint8_t *f, uint8_t fc0, const uint8_t *sa)
+{
+    memset(f, 0, 64);
+    f[0] = fc0;
+    memcpy(f + 4, ap_bssid, 6);
+    memcpy(f + 10, sa, 6);
+    memcpy(f + 16, ap_bssid, 6);
+    return 24;
+}
+
+static void auth_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0xb0, sa);
+
+    stw_le_p(f + n + 2, 1);                 /* open system, seq 1 */
+    post(a, c, f, n + 6, true, 0x0a, false);
+}
+
+static void assoc_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0x00, sa);
+
+    stw_le_p(f + n, 0x0401);
+    stw_le_p(f + n + 2, 10);
+    f[n + 4] = 0;                           /* SSID "QEMU" */
+    f[n + 5] = 4;
+    memcpy(f + n + 6, "QEMU", 4);
+    post(a, c, f, n + 10, true, 0x0a, false);
+}
+
+/* restart @c's RX ring at its first buffer */
+static void rx_rewind(Card *c)
+{
+    wl(c, D11 + ENG(0) + RXCTL, 0);
+    set_ring(c, 0, true, c->rxring);
+    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
+}
+
+/* frames in @c's RX ring matching fc0 (and to @da, if given) */
+typedef struct {
+    unsigned count;
+    int last_status;            /* auth/assoc status, deauth reason */
+} RxScan;
+
+static RxScan rx_scan(Air *a, Card *c, uint8_t fc0, const uint8_t *da)
+{
+    unsigned cd = (rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[RX_BUFSIZE];
+    RxScan sc = { 0, -1 };
+
+    for (unsigned k = 0; k < cd; k++) {
+        const uint8_t *f = rx + RX_FO + 6;
+        size_t len;
+
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        len = lduw_le_p(rx) - 6 - 4;
+        if (f[0] != fc0 || len < 24 || (da && memcmp(f + 4, da, 6))) {
+            continue;
+        }
+        sc.count++;
+        if (fc0 == 0xb0 && len >= 30) {
+            sc.last_status = lduw_le_p(f + 28);
+        } else if (fc0 == 0x10 && len >= 30) {
+            sc.last_status = lduw_le_p(f + 26);
+        } else if (fc0 == 0xc0 && len >= 26) {
+            sc.last_status = lduw_le_p(f + 24);
+        }
+    }
+    return sc;
+}
+
+/* let @ms of virtual time pass, with the main loop running between */
+static void run_ms(Air *a, Card *c, unsigned ms)
+{
+    for (unsigned i = 0; i < ms / 10; i++) {
+        qtest_clock_step(a->qts, 10 * 1000 * 1000);
+        rl(c, D11 + GEN_IRQ_REASON);
+    }
+}
+
+/*
+ * Finding 4: 32 authentications from 32 made-up addresses filled the
+ * table for good (status 17 for everyone after them, until reset).
+ */
+static void test_ap_auth_flood(void)
+{
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t fake[6] = { 2, 0xfa, 0, 0, 0, 0 };
+    RxScan sc;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    for (int i = 0; i < 32; i++) {
+        fake[5] = i;
+        auth_from(&a, A, fake);
+    }
+    run_ms(&a, A, 50);
+    /* a real station authenticates and associates */
+    rx_rewind(A);
+    auth_from(&a, A, A->mac);
+    run_ms(&a, A, 20);
+    sc = rx_scan(&a, A, 0xb0, A->mac);
+    g_assert_cmpuint(sc.count, ==, 1);
+    g_assert_cmpint(sc.last_status, ==, 0);
+    assoc_from(&a, A, A->mac);
+    run_ms(&a, A, 20);
+    sc = rx_scan(&a, A, 0x10, A->mac);
+    g_assert_cmpuint(sc.count, ==, 1);
+    g_assert_cmpint(sc.last_status, ==, 0);
+
+    /* a second flood does not take the associated station's place */
+    for (int i = 32; i < 96; i++) {
+        fake[5] = i;
+        auth_from(&a, A, fake);
+        if (i % 16 == 0) {
+            run_ms(&a, A, 10);
+        }
+    }
+    run_ms(&a, A, 50);
+    rx_rewind(A);
+    assoc_from(&a, A, A->mac);          /* reassociating: still known */
+    run_ms(&a, A, 20);
+    sc = rx_scan(&a, A, 0x10, A->mac);
+    g_assert_cmpuint(sc.count, ==, 1);
+    g_assert_cmpint(sc.last_status, ==, 0);
+
+    /*
+     * 30 s later the flood's entries are gone: deauthenticated (reason 2,
+     * previous authentication no longer valid), seen in promiscuous mode
+     */
+    run_ms(&a, A, 29000);
+    rx_rewind(A);
+    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) | MACCTL_PROMISC);
+    run_ms(&a, A, 2000);
+    sc = rx_scan(&a, A, 0xc0, NULL);
+    g_assert_cmpuint(sc.count, >=, 31);
+    g_assert_cmpint(sc.last_status, ==, 2);
+    sc = rx_scan(&a, A, 0xc0, A->mac);
+    g_assert_cmpuint(sc.count, ==, 0);
+    air_close(&a, 1);
+}
+
+/*
+ * An associated station silent for max-inactivity is polled with a null
+ * data frame; it stays while it acknowledges, and is deauthenticated
+ * (reason 4) when it does not.
+ */
+static void test_ap_inactivity(void)
+{
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[64];
+    RxScan sc;
+    size_t n;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03,max-inactivity=2";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    auth_from(&a, A, A->mac);
+    run_ms(&a, A, 10);
+    assoc_from(&a, A, A->mac);
+    run_ms(&a, A, 10);
+    sc = rx_scan(&a, A, 0x10, A->mac);
+    g_assert_cmpint(sc.last_status, ==, 0);
+
+    /* 2 s of silence: polled (null function, from DS), acknowledged */
+    rx_rewind(A);
+    run_ms(&a, A, 2500);
+    sc = rx_scan(&a, A, 0x48, A->mac);
+    g_assert_cmpuint(sc.count, ==, 1);
+    run_ms(&a, A, 1000);
+    sc = rx_scan(&a, A, 0xc0, A->mac);
+    g_assert_cmpuint(sc.count, ==, 0);
+
+    /* the station stops answering (MAC off): the next poll drops it */
+    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) & ~MACCTL_ENABLED);
+    run_ms(&a, A, 3000);
+    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) | MACCTL_ENABLED);
+    /* its data now gets a deauthentication: class 3 from a stranger */
+    rx_rewind(A);
+    n = mgmt(f, 0x08, A->mac);
+    f[1] = 0x01;                            /* to DS */
+    memcpy(f + n, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
+    post(&a, A, f, n + 8 + 20, true, 0xc, true);
+    run_ms(&a, A, 20);
+    sc = rx_scan(&a, A, 0xc0, A->mac);
+    g_assert_cmpuint(sc.count, >=, 1);
+    g_assert_cmpint(sc.last_status, ==, 7);
+    air_close(&a, 1);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/robust/tx-short-frames", test_tx_short);
+    qtest_add_func("/bcm4331/robust/arq-short-frame", test_arq_short);
+    qtest_add_func("/bcm4331/robust/unplug-by-own-dma", test_unplug_by_dma);
+    qtest_add_func("/bcm4331/robust/ap-auth-flood", test_ap_auth_flood);
+    qtest_add_func("/bcm4331/robust/ap-inactivity", test_ap_inactivity);
+
+    return g_test_run();
+}
