@@ -73,7 +73,10 @@ if [ ! -f "$bdir/build.ninja" ] || [ "$(cat "$bdir/.bcm4331-conf" 2>/dev/null)" 
     echo "$stamp" > "$bdir/.bcm4331-conf"
 fi
 jobs=$(nproc)
-targets=(qemu-system-x86_64 $(cd "$top" && ls tests/qtest/*.c 2>/dev/null | sed 's/\.c$//'))
+# our qtests, and QEMU's own sweeps over every device and machine type
+# (device-introspect-test, qom-test) with our devices built in
+targets=(qemu-system-x86_64 tests/qtest/device-introspect-test tests/qtest/qom-test
+         $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//'))
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
 if ! ninja -C "$bdir" -j "$jobs" "${targets[@]}" >"$bdir/ninja.log" 2>&1; then
     grep -v '^\[' "$bdir/ninja.log" | tail -n 60

@@ -1,0 +1,339 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 across its life cycle under traffic:
+ *  - system_reset in the middle of DMA, 100 times: every register a driver
+ *    reads at probe (config space, each core's and agent's registers, the
+ *    EROM) is back at its power-on value, also after the clock has run on
+ *    (no timer or bottom half of before the reset fires after it);
+ *  - device_del of a card with frames in flight (pcie-root-port, native
+ *    hotplug, airtime on: its frames on the air's timers), 100 times: the
+ *    air, the virtual AP and the other card go on.  Under ASan the test
+ *    also collects LeakSanitizer's report of QEMU and fails on any leak
+ *    or error in hw/net/bcm4331 or hw/net/wifi (BCM_LSAN=1).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "bcm4331-qtest.h"
+#include "bcm4331-air.h"
+
+#define BCMA_WIN0       0x80
+#define RP_SLOT         3
+
+/* the backplane pages a driver reads at probe (bcma host_pci, scan, b43) */
+static const uint32_t probe_pages[] = {
+    0x18000000,         /* ChipCommon: chip id, capabilities, PMU, SPROM */
+    0x18001000,         /* 802.11 core */
+    0x18002000,         /* PCIe core */
+    0x18100000, 0x18101000, 0x18102000,     /* their agents */
+    0x18103000,         /* EROM */
+};
+
+/*
+ * Registers whose value is the time or random: the TSF follows the virtual
+ * clock, the hardware RNG (0x65a) gives a new number at each read.
+ */
+static bool time_register(uint32_t page, uint32_t off)
+{
+    return page == 0x18001000 &&
+           (off == 0x180 || off == 0x184 || (off >= 0x630 && off <= 0x638) ||
+            off == 0x658);
+}
+
+/*
+ * What a driver sees at probe: config space, then each page through the
+ * BAR0 window.  Maps BAR0 (at a new address each time) to read it.
+ */
+static GArray *probe_dump(Air *a, Card *c)
+{
+    GArray *d = g_array_new(false, false, sizeof(uint32_t));
+
+    for (uint32_t off = 0; off < 0x100; off += 4) {
+        uint32_t v = qpci_config_readl(c->dev, off);
+
+        g_array_append_val(d, v);
+    }
+    qpci_device_enable(c->dev);
+    c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    for (int p = 0; p < ARRAY_SIZE(probe_pages); p++) {
+        qpci_config_writel(c->dev, BCMA_WIN0, probe_pages[p]);
+        for (uint32_t off = 0; off < 0x1000; off += 4) {
+            uint32_t v = time_register(probe_pages[p], off) ? 0 : rl(c, off);
+
+            g_array_append_val(d, v);
+        }
+    }
+    return d;
+}
+
+static void dump_compare(GArray *fresh, GArray *now, int round)
+{
+    g_assert_cmpuint(fresh->len, ==, now->len);
+    for (guint i = 0; i < fresh->len; i++) {
+        uint32_t f = g_array_index(fresh, uint32_t, i);
+        uint32_t n = g_array_index(now, uint32_t, i);
+
+        if (f != n) {
+            g_test_message("round %d: %s 0x%x: power-on 0x%08x, after "
+                           "reset 0x%08x", round,
+                           i < 64 ? "config" : "backplane page",
+                           i < 64 ? i * 4 :
+                           probe_pages[(i - 64) / 1024] + (i - 64) % 1024 * 4,
+                           f, n);
+        }
+        g_assert_cmphex(f, ==, n);
+    }
+}
+
+static void test_reset_under_dma(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    g_autoptr(GArray) fresh = NULL;
+    uint8_t f[1600];
+
+    GString *cmd;
+
+    air_opts = ",airtime=on";
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6";
+    cmd = air_cmdline(2, NULL);
+    a.qts = qtest_init(cmd->str);
+    g_string_free(cmd, true);
+    air_opts = NULL;
+    air_more = NULL;
+    a.bus = qpci_new_pc(a.qts, NULL);
+    A->dev = qpci_device_find(a.bus, QPCI_DEVFN(4, 0));
+    fresh = probe_dump(&a, A);
+    g_free(A->dev);
+
+    for (int round = 0; round < 100; round++) {
+        g_autoptr(GArray) now = NULL;
+
+        for (int i = 0; i < 2; i++) {
+            Card *c = &a.c[i];
+            uint64_t base = 0x1000000ull * (i + 1);
+
+            memset(c->mac, 0, 6);
+            c->mac[0] = 2;
+            c->mac[5] = i + 1;
+            c->txring = base;
+            c->rxring = base + 0x2000;
+            c->txbuf = base + 0x10000;
+            c->rxbuf = base + 0x100000;
+            c->txslot = 0;
+            c->devfn = 0;
+            card_up(&a, c, i);
+        }
+        /* frames both ways, some on the air, some waiting, some received */
+        for (int k = 0; k < 6; k++) {
+            size_t len = frame(f, k & 1 ? A->mac : B->mac,
+                               k & 1 ? B->mac : A->mac, 100 + 200 * k);
+
+            post(&a, k & 1 ? B : A, f, len, true, 0xc, true);
+        }
+        qtest_clock_step(a.qts, (round % 7 + 1) * 150 * 1000);
+        qtest_system_reset(a.qts);
+        qtest_clock_step(a.qts, 50 * 1000 * 1000);
+        now = probe_dump(&a, A);
+        dump_compare(fresh, now, round);
+        g_free(A->dev);
+        g_free(B->dev);
+    }
+    qpci_free_pc(a.bus);
+    qtest_quit(a.qts);
+}
+
+/* ---- device_del under traffic ------------------------------------------ */
+
+static void slot_control(QPCIDevice *rp, uint8_t cap, uint16_t v)
+{
+    qpci_config_writew(rp, cap + PCI_EXP_SLTCTL, v);
+}
+
+static char *lsan_dir;
+
+/* ASan build (BCM_LSAN=1): QEMU's sanitizer reports go to files */
+static void lsan_begin(void)
+{
+    g_autofree char *opts = NULL;
+
+    if (g_strcmp0(getenv("BCM_LSAN"), "1")) {
+        return;
+    }
+    lsan_dir = g_dir_make_tmp("bcm4331-lsan-XXXXXX", NULL);
+    opts = g_strdup_printf("detect_leaks=1:halt_on_error=1:"
+                           "abort_on_error=0:exitcode=0:"
+                           "log_path=%s/qemu", lsan_dir);
+    g_setenv("ASAN_OPTIONS", opts, true);
+}
+
+/* after QEMU exited: no report that names our code, no error at all */
+static void lsan_check(void)
+{
+    g_autoptr(GDir) dir = NULL;
+    const char *name;
+    unsigned ours = 0, errors = 0, leaks = 0;
+
+    if (!lsan_dir) {
+        return;
+    }
+    dir = g_dir_open(lsan_dir, 0, NULL);
+    while (dir && (name = g_dir_read_name(dir))) {
+        g_autofree char *path = g_build_filename(lsan_dir, name, NULL);
+        g_autofree char *text = NULL;
+        g_auto(GStrv) reports = NULL;
+
+        g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+        errors += strstr(text, "ERROR: AddressSanitizer") != NULL;
+        /* one report per leaked allocation: blank-line separated */
+        reports = g_strsplit(text, "\n\n", -1);
+        for (int i = 0; reports[i]; i++) {
+            if (!strstr(reports[i], "leak of")) {
+                continue;
+            }
+            leaks++;
+            if (strstr(reports[i], "hw/net/bcm4331/") ||
+                strstr(reports[i], "hw/net/wifi/")) {
+                g_test_message("%s", reports[i]);
+                ours++;
+            }
+        }
+        unlink(path);
+    }
+    rmdir(lsan_dir);
+    g_test_message("LeakSanitizer: %u leak reports of QEMU, %u in "
+                   "hw/net/bcm4331 or hw/net/wifi; %u ASan errors",
+                   leaks, ours, errors);
+    g_assert_cmpuint(errors, ==, 0);
+    g_assert_cmpuint(ours, ==, 0);
+}
+
+/* an authentication response, accepted */
+static bool is_auth_ok(const uint8_t *f, size_t len)
+{
+    return f[0] == 0xb0 && len >= 30 && lduw_le_p(f + 26) == 2 &&
+           lduw_le_p(f + 28) == 0;
+}
+
+static void test_unplug_under_traffic(void)
+{
+    Air a;
+    Card *V = &a.c[0], *B = &a.c[1];
+    QPCIDevice *rp;
+    uint8_t f[1600];
+    uint64_t win;
+    uint8_t cap;
+
+    lsan_begin();
+    a.qts = qtest_init("-M q35 -m 512M "
+        "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off "
+        "-object wifi-medium,id=air0,airtime=on "
+        "-device pcie-root-port,id=rp0,bus=pcie.0,addr=03.0,chassis=1,slot=1 "
+        "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
+        "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+        "bssid=02:aa:00:00:00:03");
+    a.bus = qpci_new_pc(a.qts, NULL);
+    rp = qpci_device_find(a.bus, QPCI_DEVFN(RP_SLOT, 0));
+    qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
+    qpci_config_writeb(rp, PCI_SUBORDINATE_BUS, 1);
+    win = ROUND_UP(a.bus->mmio_alloc_ptr, 0x100000);
+    qpci_config_writew(rp, PCI_MEMORY_BASE, (win >> 16) & 0xfff0);
+    qpci_config_writew(rp, PCI_MEMORY_LIMIT, (win >> 16) & 0xfff0);
+    qpci_device_enable(rp);
+    cap = qpci_find_capability(rp, PCI_CAP_ID_EXP, 0);
+    a.bus->mmio_alloc_ptr = win + 0x100000;
+
+    memset(B->mac, 0, 6);
+    B->mac[0] = 2;
+    B->mac[5] = 2;
+    B->txring = 0x2000000;
+    B->rxring = 0x2002000;
+    B->txbuf = 0x2010000;
+    B->rxbuf = 0x2100000;
+    B->devfn = QPCI_DEVFN(5, 0);
+    card_up(&a, B, 1);
+
+    for (int round = 0; round < 100; round++) {
+        uint64_t keep = a.bus->mmio_alloc_ptr;
+        size_t len;
+
+        /* power the slot on, plug a card in, bring it up */
+        slot_control(rp, cap, PCI_EXP_SLTCTL_PWR_IND_ON |
+                     PCI_EXP_SLTCTL_PWR_ON);
+        qtest_qmp_device_add(a.qts, "bcm4331", "v", "{'bus': 'rp0', "
+                             "'addr': '00.0', 'medium': 'air0', "
+                             "'mac': '02:00:00:00:00:01'}");
+        memset(V->mac, 0, 6);
+        V->mac[0] = 2;
+        V->mac[5] = 1;
+        V->txring = 0x1000000;
+        V->rxring = 0x1002000;
+        V->txbuf = 0x1010000;
+        V->rxbuf = 0x1100000;
+        V->txslot = 0;
+        V->devfn = 1 << 8;
+        a.bus->mmio_alloc_ptr = win;
+        card_up(&a, V, 0);
+        a.bus->mmio_alloc_ptr = keep;
+        B->txslot = 0;
+        wl(B, D11 + ENG(1) + TXCTL, 0);     /* B's TX ring from the start */
+        set_ring(B, 1, false, B->txring);
+
+        /* traffic both ways and to the AP, part of it on the air */
+        for (int k = 0; k < 6; k++) {
+            len = frame(f, k & 1 ? V->mac : B->mac, k & 1 ? B->mac : V->mac,
+                        200 + 100 * k);
+            post(&a, k & 1 ? B : V, f, len, true, 0xc, true);
+        }
+        memset(f, 0, 64);
+        f[0] = 0xb0;
+        memcpy(f + 4, "\x02\xaa\x00\x00\x00\x03", 6);
+        memcpy(f + 10, V->mac, 6);
+        memcpy(f + 16, "\x02\xaa\x00\x00\x00\x03", 6);
+        stw_le_p(f + 26, 1);
+        post(&a, V, f, 30, true, 0x0a, false);
+        qtest_clock_step(a.qts, (round % 5 + 1) * 300 * 1000);
+
+        /* device_del; the "guest" powers the slot off: unplugged now */
+        qtest_qmp_device_del_send(a.qts, "v");
+        slot_control(rp, cap, PCI_EXP_SLTCTL_PWR_IND_OFF |
+                     PCI_EXP_SLTCTL_PWR_OFF);
+        qtest_qmp_eventwait(a.qts, "DEVICE_DELETED");
+        g_free(V->dev);
+        V->dev = NULL;
+        qtest_clock_step(a.qts, 20 * 1000 * 1000);
+        for (int k = 0; k < 8; k++) {
+            rl(B, D11 + XMITSTAT_0);        /* B's TX status FIFO */
+        }
+    }
+    /* the other card and the AP still work: B authenticates */
+    rl(B, D11 + GEN_IRQ_REASON);
+    wl(B, D11 + ENG(0) + RXCTL, 0);
+    set_ring(B, 0, true, B->rxring);
+    wl(B, D11 + ENG(0) + RXINDEX, 0x1000);
+    memcpy(f + 10, B->mac, 6);
+    post(&a, B, f, 30, true, 0x0a, false);
+    for (int i = 0; i < 100 && rx_find(&a, B, 0, is_auth_ok) < 0; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+    }
+    g_assert_cmpint(rx_find(&a, B, 0, is_auth_ok), >=, 0);
+    g_free(B->dev);
+    g_free(rp);
+    qpci_free_pc(a.bus);
+    qtest_quit(a.qts);
+    lsan_check();
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/lifecycle/reset-under-dma",
+                   test_reset_under_dma);
+    qtest_add_func("/bcm4331/lifecycle/unplug-under-traffic",
+                   test_unplug_under_traffic);
+
+    return g_test_run();
+}
