@@ -21,7 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
-from harness import Guest  # noqa: E402
+from harness import Guest, wait_tcp_listen  # noqa: E402
 
 PASS = "qemu-wpa2-secret"
 OPEN = r"""
@@ -73,6 +73,7 @@ def main():
                             "-B", "127.0.0.1"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
+        wait_tcp_listen(args.port, proc=srv)
         card = run("card", WPA, "", ",passphrase=" + PASS, args.port,
                    args.seconds)
         soft = run("nohwcrypt", WPA, "b43.nohwcrypt=1",

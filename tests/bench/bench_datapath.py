@@ -20,7 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
-from harness import Guest  # noqa: E402
+from harness import Guest, wait_tcp_listen  # noqa: E402
 
 WIFI = r"""
 wait-for '[ -e /sys/class/net/wlan0 ]' 60
@@ -67,6 +67,7 @@ def main():
                             "-B", "127.0.0.1"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
+        wait_tcp_listen(args.port, proc=srv)
         wifi = run("bcm4331", WIFI,
                    ["-object", "wifi-medium,id=air0", "-netdev", "user,id=n0",
                     "-device", "wifi-ap,medium=air0,ssid=QEMU,netdev=n0",

@@ -275,6 +275,25 @@ def kernel_splat(dmesg):
     return re.search(r"WARNING:|Call Trace|BUG:|Oops", dmesg) is not None
 
 
+def wait_tcp_listen(port, timeout=30, proc=None):
+    """Wait until a socket listens on TCP @port of 127.0.0.1 (a server we
+    started: it may not listen yet on a loaded machine).  Reads
+    /proc/net/tcp instead of connecting, so the server sees no client."""
+    want = ":%04X" % port
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open("/proc/net/tcp") as f:
+            for line in f.readlines()[1:]:
+                local, state = line.split()[1], line.split()[3]
+                if local.endswith(want) and state == "0A":     # LISTEN
+                    return
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError("server on port %d exited" % port)
+        time.sleep(0.05)
+    raise RuntimeError("nothing listens on port %d after %d s" %
+                       (port, timeout))
+
+
 def run_guests(guests):
     """Boot several guests at once; return their results in order."""
     for g in guests:
