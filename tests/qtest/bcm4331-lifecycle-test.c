@@ -164,6 +164,7 @@ static void lsan_begin(void)
     }
     lsan_dir = g_dir_make_tmp("bcm4331-lsan-XXXXXX", NULL);
     opts = g_strdup_printf("detect_leaks=1:halt_on_error=1:"
+                           "fast_unwind_on_malloc=0:malloc_context_size=30:"
                            "abort_on_error=0:exitcode=0:"
                            "log_path=%s/qemu", lsan_dir);
     g_setenv("ASAN_OPTIONS", opts, true);
@@ -194,9 +195,9 @@ static void lsan_check(void)
                 continue;
             }
             leaks++;
+            g_test_message("%s", reports[i]);
             if (strstr(reports[i], "hw/net/bcm4331/") ||
                 strstr(reports[i], "hw/net/wifi/")) {
-                g_test_message("%s", reports[i]);
                 ours++;
             }
         }
