@@ -122,11 +122,14 @@ class Qmp:
 class Guest:
     """A guest; ``actions`` maps a console marker line to a callable
     taking the guest's Qmp: when the scenario prints ``marker`` the host
-    runs it (the scenario then waits for its effect)."""
+    runs it (the scenario then waits for its effect).  An action that
+    returns True stays armed for the marker's next appearance (a scenario
+    that runs again after a reset).  ``reboot``: a reset reboots the guest
+    (without it QEMU runs with -no-reboot: a reset ends the run)."""
 
     def __init__(self, name, scenario, qemu_args=(), kernel=None,
                  machine="q35", mem=512, timeout=180, append="",
-                 actions=None):
+                 actions=None, reboot=False):
         self.actions = dict(actions or {})
         self.name = name
         self.scenario = scenario
@@ -136,6 +139,7 @@ class Guest:
         self.mem = mem
         self.timeout = timeout
         self.append = append
+        self.reboot = reboot
         self.proc = None
 
     def command(self, scenario_file=None, interactive=False):
@@ -146,7 +150,7 @@ class Guest:
                                    "--kernel %s" % (gd, f, self.kernel))
         cmd = [qemu_binary(), "-M", self.machine, "-accel", "tcg",
                "-m", str(self.mem), "-smp", "1", "-nodefaults",
-               "-display", "none", "-no-reboot",
+               "-display", "none"] + ([] if self.reboot else ["-no-reboot"]) + [
                "-serial", "mon:stdio" if interactive else "stdio",
                "-kernel", os.path.join(gd, "vmlinuz"),
                "-initrd", os.path.join(gd, "initrd.img"),
@@ -206,7 +210,8 @@ class Guest:
                     if key in self.actions and key not in done:
                         done.add(key)
                         try:
-                            self.actions[key](qmp)
+                            if self.actions[key](qmp) is True:
+                                done.discard(key)       # armed again
                         except Exception as e:      # reported by the test
                             self.action_errors.append("%s: %s" % (key, e))
                 time.sleep(0.05)
