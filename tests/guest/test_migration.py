@@ -21,6 +21,7 @@ import json
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -66,14 +67,21 @@ check = Checks()
 
 def main():
     port = random.randint(20000, 60000)
-    mport = random.randint(20000, 60000)
+    with socket.socket() as so:             # a free port for the stream
+        so.bind(("127.0.0.1", 0))
+        mport = so.getsockname()[1]
     mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
     # "airtime": the air takes real time: frames sit in the card's TX FIFO
     # and on the air's timers when the source stops
-    opts = ",airtime=on" if sys.argv[1:] == ["airtime"] else ""
+    mode = sys.argv[1] if sys.argv[1:] else "plain"
+    if mode not in ("plain", "airtime"):
+        sys.exit("usage: test_migration.py [plain|airtime]")
+    opts = ",airtime=on" if mode == "airtime" else ""
+    # the modes run side by side in the suite: every file is per mode
+    tag = "migration-" + mode
     air = ["-object", "wifi-medium,id=air0,netdev=l0" + opts,
            "-netdev", mcast]
-    ap_log = open(os.path.join(log_dir(), "migration-ap.log"), "wb")
+    ap_log = open(os.path.join(log_dir(), tag + "-ap.log"), "wb")
     ap = subprocess.Popen([qemu_binary(), "-M", "none", "-display", "none",
                            "-object", "wifi-medium,id=air0,netdev=l0" + opts,
                            "-netdev", mcast, "-netdev", "user,id=n0",
@@ -84,7 +92,7 @@ def main():
     def migrate(qmp):
         cmd = [a.replace(cli.qmp_path, cli.qmp_path + ".dst")
                for a in cli.command(cli.sfile)]
-        dst["log"] = os.path.join(log_dir(), "migration-dst.console.log")
+        dst["log"] = os.path.join(log_dir(), tag + "-dst.console.log")
         dst["f"] = open(dst["log"], "wb")
         dst["proc"] = subprocess.Popen(
             cmd + ["-incoming", "tcp:127.0.0.1:%d" % mport],
@@ -107,11 +115,11 @@ def main():
         qmp.cmd("quit")                     # the source's part is over
 
     try:
-        srv = Guest("migration-srv", SERVER, timeout=400,
+        srv = Guest(tag + "-srv", SERVER, timeout=400,
                     qemu_args=air + ["-device", "bcm4331,addr=04.0,"
                                      "medium=air0,mac=02:00:00:00:0a:01"])
         srv.start()
-        cli = Guest("migration-cli", CLIENT.replace("SERVER_IP", "192.168.80.1")
+        cli = Guest(tag + "-cli", CLIENT.replace("SERVER_IP", "192.168.80.1")
                     .replace("SECS", str(SECS)), timeout=400,
                     actions={"BCM-HOST: migrate": migrate},
                     qemu_args=air + ["-device", "bcm4331,addr=04.0,"
@@ -130,7 +138,7 @@ def main():
             with open(dst["log"], "rb") as f:
                 text = rc.text + f.read().decode("utf-8", "replace") \
                     .replace("\r", "")
-            r = Result("migration-cli", dst["log"], text, False,
+            r = Result(tag + "-cli", dst["log"], text, False,
                        dst["proc"].returncode)
     finally:
         ap.terminate()
