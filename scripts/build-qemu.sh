@@ -6,6 +6,10 @@
 #
 #   scripts/build-qemu.sh           -> build/qemu/         (+ build/qemu-system-x86_64)
 #   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (ASan + UBSan, runs the qtests)
+#   scripts/build-qemu.sh --fuzz    -> build/qemu-fuzz/    (clang-14 libFuzzer + ASan +
+#                                      UBSan: qemu-fuzz-x86_64; scripts/build-fuzz.sh)
+#   scripts/build-qemu.sh --fuzz-cov -> build/qemu-fuzz-cov/ (libFuzzer with clang's
+#                                      source coverage, for scripts/fuzz.sh --coverage)
 #
 # The QEMU tree is unpacked once into build/src/qemu-<version>; the project's
 # files are symlinked into it (so an edit rebuilds incrementally) and a few
@@ -13,9 +17,18 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=normal
-[ "${1:-}" = "--asan" ] && variant=asan
+case "${1:-}" in
+--asan) variant=asan ;;
+--fuzz) variant=fuzz ;;
+--fuzz-cov) variant=fuzz-cov ;;
+"") ;;
+*) echo "usage: build-qemu.sh [--asan|--fuzz|--fuzz-cov]" >&2; exit 2 ;;
+esac
 
-[ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh"
+case $variant in
+fuzz*) [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" fuzz ;;
+*)     [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" ;;
+esac
 
 # The QEMU build needs Debian's python3 (with Debian's meson), not a
 # python3 that happens to come first in PATH.
@@ -53,17 +66,32 @@ echo "build-qemu: QEMU $(cat "$qsrc/VERSION") from Debian source package qemu $v
 "$top/scripts/overlay.sh" "$qsrc"
 
 # --- 3. configure + build -------------------------------------------------
-case $variant in
-normal) bdir=$top/build/qemu;      extra=() ;;
-asan)   bdir=$top/build/qemu-asan; extra=(--enable-asan --enable-ubsan --disable-werror) ;;
-esac
 # Debian's source drops the firmware blobs: use Debian's seabios,
 # qemu-system-data and ipxe-qemu packages at run time.
 fwpath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
-conf=(--python=$py --target-list=x86_64-softmmu --without-default-features
-      --enable-tcg --enable-kvm --enable-slirp --enable-pixman --enable-fdt=system
-      --disable-docs --disable-download --disable-install-blobs --enable-trace-backends=log
-      --firmwarepath=$fwpath "${extra[@]}")
+base=(--python=$py --target-list=x86_64-softmmu --without-default-features
+      --enable-tcg)
+features=(--enable-slirp --enable-pixman --enable-fdt=system
+          --disable-docs --disable-download --disable-install-blobs)
+# libFuzzer builds: clang (ccache'd through PATH), no KVM (the fuzzer
+# runs with accel=qtest); coverage instrumentation is limited to hw/, net/
+# (QEMU's scripts/oss-fuzz/instrumentation-filter-template)
+clang=(--cc=clang-14 --cxx=clang++-14 --objcc=clang-14)
+case $variant in
+normal)   bdir=$top/build/qemu
+          conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
+                --firmwarepath=$fwpath) ;;
+asan)     bdir=$top/build/qemu-asan
+          conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
+                --firmwarepath=$fwpath --enable-asan --enable-ubsan --disable-werror) ;;
+fuzz)     bdir=$top/build/qemu-fuzz
+          conf=("${clang[@]}" "${base[@]}" "${features[@]}" --firmwarepath=$fwpath
+                --enable-fuzzing --enable-asan --enable-ubsan --disable-werror) ;;
+fuzz-cov) bdir=$top/build/qemu-fuzz-cov
+          conf=("${clang[@]}" "${base[@]}" "${features[@]}" --firmwarepath=$fwpath
+                --enable-fuzzing --disable-werror
+                "--extra-cflags=-fprofile-instr-generate -fcoverage-mapping") ;;
+esac
 stamp="${conf[*]} $upver"
 if [ ! -f "$bdir/build.ninja" ] || [ "$(cat "$bdir/.bcm4331-conf" 2>/dev/null)" != "$stamp" ]; then
     rm -rf "$bdir"
@@ -73,10 +101,13 @@ if [ ! -f "$bdir/build.ninja" ] || [ "$(cat "$bdir/.bcm4331-conf" 2>/dev/null)" 
     echo "$stamp" > "$bdir/.bcm4331-conf"
 fi
 jobs=$(nproc)
-# our qtests, and QEMU's own sweeps over every device and machine type
-# (device-introspect-test, qom-test) with our devices built in
-targets=(qemu-system-x86_64 tests/qtest/device-introspect-test tests/qtest/qom-test
-         $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//'))
+case $variant in
+fuzz*) targets=(qemu-fuzz-x86_64) ;;
+*)     # our qtests, and QEMU's own sweeps over every device and machine type
+       # (device-introspect-test, qom-test) with our devices built in
+       targets=(qemu-system-x86_64 tests/qtest/device-introspect-test tests/qtest/qom-test
+                $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//')) ;;
+esac
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
 if ! ninja -C "$bdir" -j "$jobs" "${targets[@]}" >"$bdir/ninja.log" 2>&1; then
     grep -v '^\[' "$bdir/ninja.log" | tail -n 60
@@ -87,7 +118,8 @@ fi
 if grep -A3 -E '(hw/net/(bcm4331|wifi)/|tests/(qtest|unit)/.*(bcm4331|wifi)).*: warning:' \
         "$bdir/ninja.log"; then
     echo "build-qemu: compiler warnings in the project's sources (above)" >&2
-    exit 1
+    # (clang's, in a fuzzer build, are reported but do not stop it)
+    case $variant in fuzz*) ;; *) exit 1 ;; esac
 fi
 # A QEMU run from its build tree relocates the configured firmware path
 # under <builddir>/qemu-bundle/: point those at Debian's directories.

@@ -3,6 +3,9 @@
 #
 # Install the host packages the build, the tests and the guest image need.
 # Idempotent: does nothing when everything is present.
+#
+#   scripts/deps.sh         the build, the tests, the guest image
+#   scripts/deps.sh fuzz    and the fuzzer's toolchain (clang-14, libFuzzer)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -18,6 +21,11 @@ pkgs=(
     tshark iperf3
 )
 bpo=(meson python3-pycotap)
+# scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile
+# runtimes (libclang-rt), llvm-profdata/llvm-cov for the line coverage
+if [ "${1:-}" = fuzz ]; then
+    pkgs+=(clang-14 lld-14 llvm-14 libclang-rt-14-dev)
+fi
 
 missing=()
 for p in "${pkgs[@]}" "${bpo[@]}"; do

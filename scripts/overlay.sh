@@ -70,6 +70,14 @@ if "# @WifiMediumProperties:" not in s:
                       "'WifiMediumProperties',\n" + branch, 1)
     open(path, "w").write(s)
 PY
+# generic-fuzz: our configurations go into its predefined_configs[] (the
+# entries are in tests/qtest/fuzz/bcm4331_fuzz_configs.h)
+hook tests/qtest/fuzz/generic_fuzz_configs.h \
+    '^const generic_fuzz_config predefined_configs[[][]] = [{]$' \
+    '#include "bcm4331_fuzz_configs.h"'
+# ... and our own fuzz target (frames from a peer on the air's netdev)
+hook tests/qtest/fuzz/meson.build "^specific_fuzz_ss.add[(]files[(]'generic_fuzz.c'[)][)]$" \
+    "specific_fuzz_ss.add(when: 'CONFIG_BCM4331_PCI', if_true: files('bcm4331_fuzz.c'))"
 # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
 qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
 line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The test command: installs what is missing, builds QEMU with the device
-# (normal and ASan/UBSan), the guest image, then runs every suite.
+# (normal and ASan/UBSan) and its libFuzzer binary, the guest image, then
+# runs every suite (unit, qtest, fuzz corpus replay, guest).
 #
 #   scripts/test.sh                 all suites
 #   scripts/test.sh qtest guest     only these meson suites
@@ -22,9 +23,10 @@ die() {
     exit 1
 }
 
-scripts/deps.sh || die "installing dependencies failed"
+scripts/deps.sh fuzz || die "installing dependencies failed"
 BCM_SKIP_DEPS=1 scripts/build-qemu.sh || die "QEMU build failed"
 BCM_SKIP_DEPS=1 scripts/build-qemu.sh --asan || die "QEMU ASan/UBSan build failed"
+BCM_SKIP_DEPS=1 scripts/build-fuzz.sh || die "QEMU fuzzer build failed"
 /usr/bin/python3 firmware-stubs/gen-stubs.py || die "firmware stubs failed"
 for k in 6.12 6.1; do
     /usr/bin/python3 scripts/build-guest.py --kernel $k || die "guest image ($k) failed"

@@ -1,0 +1,424 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Fuzz targets "bcm4331-peer" and "bcm4331-peer-wpa2": the fuzz input is
+ * what a peer process sends on the air's netdev (include/hw/net/wifi/
+ * air-proto.h), so management frames, EAPOL and data reach the virtual
+ * access point and the card's RX path, interleaved with frames the card
+ * itself transmits.
+ *
+ *   -object wifi-medium,id=air0,netdev=l0 -netdev hubport,id=l0,hubid=0
+ *   -device wifi-ap,medium=air0,... -device bcm4331,medium=air0
+ *
+ * The peer is the hub port l0 itself: qemu_send_packet() on it delivers to
+ * its peer, the medium's link (wifi_link_receive()), synchronously and
+ * deterministically; what the medium sends to the netdev goes to a hub
+ * with no other port.  Before each input the card is brought up as b43
+ * does it (firmware stub, channel 6, RX ring on engine 0, TX ring on
+ * engine 1; card_up() of tests/qtest/bcm4331-air.h).
+ *
+ * Input: records { uint8_t kind; uint8_t flags; uint16_t len (LE); data }
+ *   kind % 8 = 0  an 802.11 frame (data, no FCS) from the peer in a valid
+ *                 air header: flags bit 0 OFDM, 1 short preamble, 2 FCS
+ *                 bad, 3 channel 1 instead of 6, 7:4 rate index
+ *              1  a raw netdev packet (Ethernet + air header + frame)
+ *              2  the virtual clock steps by len + 1 microseconds (no data)
+ *              3  a card register write: data = u16 offset, u32 value
+ *              4  a card register read: data = u16 offset
+ *              5  the card transmits data (an 802.11 frame) through its
+ *                 TX ring: flags bit 0 ACK wanted, bit 1 OFDM, 7:4 rate
+ *                 index; mac_ctl key bits from the data's first byte
+ *                 when flags bit 2 is set
+ *              6  the card's mode (b43_adjust_opmode()): flags bits 1:0
+ *                 0 station, 1 access point, 2 monitor (promiscuous,
+ *                 keeping control frames and bad FCS/PLCP), 3 ad hoc
+ *              7  a hardware key (b43's key_write()/keymac_write()):
+ *                 data = u8 slot, u8 algorithm, key bytes (up to 16);
+ *                 flags bit 0: the peer's address in the slot's RCMTA
+ *                 entry, bit 1: static default keys (HF_USEDEFKEYS)
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "qemu/main-loop.h"
+#include "net/net.h"
+#include "tests/qtest/libqtest.h"
+#include "tests/qtest/libqos/pci-pc.h"
+#include "hw/net/wifi/air-proto.h"
+#include "fuzz.h"
+
+#define CARD_DEVFN      QPCI_DEVFN(4, 0)
+#define D11             0x0000
+#define AGENT           0x1000
+#define MACCTL          0x120
+#define GEN_IRQ_REASON  0x128
+#define GEN_IRQ_MASK    0x12c
+#define SHM_CONTROL     0x160
+#define SHM_DATA        0x164
+#define XMITSTAT_0      0x170
+#define PHY_CTL         0x3fc
+#define PHY_DATA        0x3fe
+#define MACFILTER_CTL   0x420
+#define MACFILTER_DATA  0x422
+#define SHM_DATA_UNAL   0x166
+#define SH_HOSTF1       0x005e
+#define SH_KEYIDXBLOCK  0x05d4
+#define HF_USEDEFKEYS   0x4000
+#define MACCTL_INFRA    (1u << 17)
+#define MACCTL_AP       (1u << 18)
+#define MACCTL_MONITOR  (0x17u << 20)   /* BEACPROMISC, KEEP_*, PROMISC */
+#define DMA_MASK(n)     (0x24 + 8 * (n))
+#define ENG(n)          (0x200 + 0x40 * (n))
+#define TXCTL           0x00
+#define TXINDEX         0x04
+#define RXCTL           0x20
+#define RXINDEX         0x24
+#define SOF             0x80000000u
+#define EOF_            0x40000000u
+#define IRQ             0x20000000u
+#define DTABLEEND       0x10000000u
+#define TXH_LEN         118
+#define RX_BUFSIZE      2390
+#define RX_FO           38
+#define RING_SLOTS      256
+
+/* guest memory of the card (as the qtests lay it out) */
+#define TXRING          0x1000000ull
+#define RXRING          0x1002000ull
+#define TXBUF           0x1010000ull
+#define RXBUF           0x1100000ull
+
+static const uint8_t card_mac[6] = { 2, 0, 0, 0, 0, 1 };
+static const uint8_t peer_mac[6] = { 2, 7, 7, 7, 7, 7 };
+static const uint8_t ofdm_codes[8] = { 0xb, 0xf, 0xa, 0xe, 0x9, 0xd, 0x8, 0xc };
+static const uint16_t ofdm_rates[8] = { 12, 18, 24, 36, 48, 72, 96, 108 };
+static const uint8_t cck_plcp[4] = { 0x0a, 0x14, 0x37, 0x6e };
+static const uint16_t cck_rates[4] = { 2, 4, 11, 22 };
+
+typedef struct {
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar bar0;
+    unsigned txslot;
+} PeerCard;
+
+static NetClientState *peer_nc;
+
+static void wl(PeerCard *c, uint32_t off, uint32_t v)
+{
+    qpci_io_writel(c->dev, c->bar0, off, v);
+}
+
+static void ww(PeerCard *c, uint32_t off, uint16_t v)
+{
+    qpci_io_writew(c->dev, c->bar0, off, v);
+}
+
+static uint32_t rl(PeerCard *c, uint32_t off)
+{
+    return qpci_io_readl(c->dev, c->bar0, off);
+}
+
+static void desc(QTestState *s, uint64_t at, uint32_t ctl0, uint32_t len,
+                 uint64_t addr, uint8_t *out)
+{
+    uint32_t d[4] = {
+        cpu_to_le32(ctl0),
+        cpu_to_le32(len | ((addr >> 62) << 16)),
+        cpu_to_le32(addr),
+        cpu_to_le32(((addr >> 32) & 0x3fffffff) | 0x80000000),
+    };
+
+    if (out) {
+        memcpy(out, d, sizeof(d));
+    } else {
+        qtest_memwrite(s, at, d, sizeof(d));
+    }
+}
+
+static void set_ring(PeerCard *c, unsigned n, bool rx, uint64_t base)
+{
+    uint32_t o = rx ? RXCTL : TXCTL;
+
+    wl(c, D11 + ENG(n) + o, 0x801 | (rx ? RX_FO << 1 : 0));
+    wl(c, D11 + ENG(n) + o + 8, base);
+    wl(c, D11 + ENG(n) + o + 12, ((base >> 32) & 0x3fffffff) | 0x80000000);
+}
+
+/* what b43 does up to a running interface on channel 6 */
+static void card_up(QTestState *s, PeerCard *c)
+{
+    static const uint32_t stub[] = {
+        0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0,
+    };
+    g_autofree uint8_t *ring = g_malloc0(16 * RING_SLOTS);
+
+    c->bus = qpci_new_pc(s, NULL);
+    c->dev = qpci_device_find(c->bus, CARD_DEVFN);
+    g_assert_nonnull(c->dev);
+    qpci_device_enable(c->dev);
+    c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    c->txslot = 0;
+    qpci_config_writel(c->dev, 0x80, 0x18001000);
+    qpci_config_writel(c->dev, 0xac, 0x18101000);
+    wl(c, AGENT + 0x408, 0x2007);
+    wl(c, AGENT + 0x800, 0);
+    wl(c, AGENT + 0x408, 0x2005);
+    wl(c, D11 + 0x1e0, 0x302);
+    wl(c, D11 + MACCTL, 0x80020504);
+    wl(c, D11 + SHM_CONTROL, 0x01000000);
+    for (int k = 0; k < ARRAY_SIZE(stub); k++) {
+        wl(c, D11 + SHM_DATA, stub[k]);
+    }
+    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + MACCTL, 0x80020502);
+    wl(c, D11 + SHM_CONTROL, (2 << 16) | 6);        /* short retry limit */
+    ww(c, D11 + SHM_DATA, 7);
+    wl(c, D11 + SHM_CONTROL, (2 << 16) | 7);        /* long retry limit */
+    ww(c, D11 + SHM_DATA, 4);
+    ww(c, D11 + MACFILTER_CTL, 0x20);
+    for (int k = 0; k < 3; k++) {
+        ww(c, D11 + MACFILTER_DATA, card_mac[2 * k] | card_mac[2 * k + 1] << 8);
+    }
+    ww(c, D11 + PHY_CTL, 0x810);                    /* radio on */
+    ww(c, D11 + PHY_DATA, 0x2);
+    ww(c, D11 + PHY_CTL, 0x1ce);                    /* channel 6 */
+    ww(c, D11 + PHY_DATA, 0x3d3);
+    set_ring(c, 1, false, TXRING);
+    for (int k = 0; k < RING_SLOTS; k++) {
+        desc(s, 0, k == RING_SLOTS - 1 ? DTABLEEND : 0, RX_BUFSIZE,
+             RXBUF + 2400 * k, ring + 16 * k);
+    }
+    qtest_memwrite(s, RXRING, ring, 16 * RING_SLOTS);
+    set_ring(c, 0, true, RXRING);
+    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
+    wl(c, D11 + DMA_MASK(0), 0x1fc00);
+    wl(c, D11 + DMA_MASK(1), 0xdc00);
+    wl(c, D11 + GEN_IRQ_MASK, 0x38058264);
+    qpci_config_writel(c->dev, 0x94, 0x200);
+    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 1);   /* b43_mac_enable */
+    wl(c, D11 + GEN_IRQ_REASON, 1);
+}
+
+static void card_down(PeerCard *c)
+{
+    g_free(c->dev);
+    qpci_free_pc(c->bus);
+}
+
+/* the card sends @f the way b43's dma_tx_fragment() posts a frame */
+static void card_tx(QTestState *s, PeerCard *c, const uint8_t *f, size_t len,
+                    uint8_t flags)
+{
+    uint8_t h[TXH_LEN] = { 0 };
+    uint8_t d[32];
+    unsigned slot = c->txslot;
+    uint64_t hb = TXBUF + slot * 2048;
+    bool ofdm = flags & 2;
+    uint32_t mac_ctl = (flags & 1 ? 0x1 : 0) | 0x2;
+
+    if (!len) {
+        return;
+    }
+    len = MIN(len, 2048 - 256);
+    if ((flags & 4) && len) {
+        /* a hardware key: algorithm (bits 18:16), slot (bits 25:20) */
+        mac_ctl |= (f[0] & 7) << 16 | ((f[0] >> 3) & 0x3f) << 20;
+    }
+    stl_le_p(h, mac_ctl);
+    stw_le_p(h + 0x08, ofdm ? 1 : 0);
+    stw_le_p(h + 0x4c, (2 << 12) | slot);
+    h[0x70] = ofdm ? ofdm_codes[(flags >> 4) & 7] : cck_plcp[(flags >> 4) & 3];
+    qtest_memwrite(s, hb, h, sizeof(h));
+    qtest_memwrite(s, hb + 256, f, len);
+    desc(s, 0, SOF, TXH_LEN, hb, d);
+    desc(s, 0, EOF_ | IRQ | (slot + 1 == RING_SLOTS - 1 ? DTABLEEND : 0), len,
+         hb + 256, d + 16);
+    qtest_memwrite(s, TXRING + 16 * slot, d, sizeof(d));
+    c->txslot = (slot + 2) % RING_SLOTS;
+    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    flush_events(s);
+    /* b43 reads the TX status of each frame */
+    for (int i = 0; i < 8 && rl(c, D11 + XMITSTAT_0); i++) {
+        continue;
+    }
+}
+
+/* b43_adjust_opmode(): station, AP, monitor, ad hoc */
+static void card_mode(PeerCard *c, uint8_t flags)
+{
+    static const uint32_t mode[4] = {
+        MACCTL_INFRA, MACCTL_INFRA | MACCTL_AP, MACCTL_INFRA | MACCTL_MONITOR,
+        0,
+    };
+    uint32_t v = rl(c, D11 + MACCTL);
+
+    v &= ~(MACCTL_INFRA | MACCTL_AP | MACCTL_MONITOR);
+    wl(c, D11 + MACCTL, v | mode[flags & 3]);
+}
+
+static void shm_w16(PeerCard *c, uint32_t b, uint16_t v)
+{
+    wl(c, D11 + SHM_CONTROL, (1 << 16) | (b >> 2));
+    ww(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA), v);
+}
+
+/* b43's key_write() and keymac_write() */
+static void card_key(PeerCard *c, const uint8_t *p, size_t len, uint8_t flags)
+{
+    uint8_t key[16] = { 0 };
+    unsigned slot, e;
+
+    if (len < 2) {
+        return;
+    }
+    slot = p[0] % 64;
+    memcpy(key, p + 2, MIN(len - 2, sizeof(key)));
+    shm_w16(c, SH_KEYIDXBLOCK + 2 * slot, slot << 4 | (p[1] & 7));
+    for (int i = 0; i < 16; i += 2) {
+        shm_w16(c, 0x400 * 2 + slot * 16 + i, key[i] | key[i + 1] << 8);
+    }
+    if ((flags & 1) && slot >= 4) {
+        e = slot - 4;
+        wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e));
+        wl(c, D11 + SHM_DATA, ldl_le_p(peer_mac));
+        wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e + 1));
+        ww(c, D11 + SHM_DATA, lduw_le_p(peer_mac + 4));
+    }
+    if (flags & 2) {
+        shm_w16(c, SH_HOSTF1, HF_USEDEFKEYS);
+    }
+}
+
+/* an air frame from "another process" around @f, channel 6 unless asked */
+static void peer_frame(const uint8_t *f, size_t len, uint8_t flags)
+{
+    uint8_t buf[WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + WIFI_AIR_FRAME_MAX];
+    uint8_t *h = buf + WIFI_AIR_ETH_LEN;
+    bool ofdm = flags & 1;
+
+    len = MIN(len, WIFI_AIR_FRAME_MAX);
+    memset(buf, 0xff, 6);
+    memcpy(buf + 6, peer_mac, 6);
+    stw_be_p(buf + 12, WIFI_AIR_ETHERTYPE);
+    memset(h, 0, WIFI_AIR_HDR_LEN);
+    h[0] = WIFI_AIR_VERSION;
+    h[1] = flags & WIFI_AIR_F_ALL;
+    stw_be_p(h + 2, WIFI_AIR_HDR_LEN);
+    stq_be_p(h + 4, 0x7065657200000001ull);        /* the peer's id */
+    stl_be_p(h + 12, flags & 8 ? 2412 : 2437);
+    h[16] = 15;                                     /* dBm */
+    stw_be_p(h + 18, ofdm ? ofdm_rates[(flags >> 4) & 7]
+                          : cck_rates[(flags >> 4) & 3]);
+    stl_be_p(h + 20, 100);
+    stq_be_p(h + 24, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    stl_be_p(h + 32, 3);                            /* 3 m away */
+    stw_be_p(h + 44, len);
+    memcpy(h + WIFI_AIR_HDR_LEN, f, len);
+    qemu_send_packet(peer_nc, buf, WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + len);
+}
+
+static void bcm4331_peer_fuzz(QTestState *s, const unsigned char *data,
+                              size_t size)
+{
+    PeerCard c;
+
+    card_up(s, &c);
+    flush_events(s);
+    while (size >= 4) {
+        uint8_t kind = data[0] % 8, flags = data[1];
+        size_t len = MIN(lduw_le_p(data + 2), size - 4);
+        const uint8_t *p = data + 4;
+
+        data += 4;
+        size -= 4;
+        switch (kind) {
+        case 0:
+            peer_frame(p, len, flags);
+            break;
+        case 1:
+            qemu_send_packet(peer_nc, p, MIN(len, 65535));
+            break;
+        case 2:
+            /* (qtest refuses a step of 0) */
+            qtest_clock_step(s, (lduw_le_p(data - 2) + 1) * 1000ull);
+            len = 0;                    /* the length was the time */
+            break;
+        case 3:
+            if (len >= 6) {
+                wl(&c, lduw_le_p(p) & 0x3ffc, ldl_le_p(p + 2));
+            }
+            break;
+        case 4:
+            if (len >= 2) {
+                rl(&c, lduw_le_p(p) & 0x3ffc);
+            }
+            break;
+        case 5:
+            card_tx(s, &c, p, len, flags);
+            break;
+        case 6:
+            card_mode(&c, flags);
+            break;
+        case 7:
+            card_key(&c, p, len, flags);
+            break;
+        }
+        data += len;
+        size -= len;
+        flush_events(s);
+    }
+    card_down(&c);
+    fuzz_reset(s);
+}
+
+static GString *bcm4331_peer_cmdline(FuzzTarget *t)
+{
+    GString *cmd = g_string_new(TARGET_NAME);
+
+    g_string_append_printf(cmd, " -machine q35,accel=qtest -m 512M "
+                           "-display none -nodefaults "
+                           "-netdev hubport,id=l0,hubid=0 "
+                           "-object wifi-medium,id=air0,netdev=l0%s "
+                           "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+                           "bssid=02:aa:00:00:00:01%s "
+                           "-device bcm4331,addr=04.0,medium=air0,"
+                           "mac=02:00:00:00:00:01 ",
+                           t->opaque ? ",airtime=on" : "",
+                           t->opaque ? ",passphrase=secret123" :
+                           ",netdev=n0 -netdev user,id=n0,restrict=on");
+    return cmd;
+}
+
+static void bcm4331_peer_pre_fuzz(QTestState *s)
+{
+    peer_nc = qemu_find_netdev("l0");
+    g_assert_nonnull(peer_nc);
+    g_assert_nonnull(peer_nc->peer);
+}
+
+static void register_bcm4331_fuzz_targets(void)
+{
+    fuzz_add_target(&(FuzzTarget){
+        .name = "bcm4331-peer",
+        .description = "bcm4331 + wifi-ap: frames from a peer on the air's "
+                       "netdev, and frames the card sends (open AP bridged "
+                       "to user networking)",
+        .get_init_cmdline = bcm4331_peer_cmdline,
+        .pre_fuzz = bcm4331_peer_pre_fuzz,
+        .fuzz = bcm4331_peer_fuzz,
+    });
+    fuzz_add_target(&(FuzzTarget){
+        .name = "bcm4331-peer-wpa2",
+        .description = "bcm4331-peer with a WPA2-PSK AP on an air that takes "
+                       "real time (airtime=on)",
+        .get_init_cmdline = bcm4331_peer_cmdline,
+        .pre_fuzz = bcm4331_peer_pre_fuzz,
+        .fuzz = bcm4331_peer_fuzz,
+        .opaque = (void *)1,
+    });
+}
+
+fuzz_target_init(register_bcm4331_fuzz_targets);

@@ -1,0 +1,65 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * generic-fuzz configurations of the BCM4331 and its air: entries of
+ * predefined_configs[] in QEMU's tests/qtest/fuzz/generic_fuzz_configs.h,
+ * which includes this file inside the array (scripts/overlay.sh adds the
+ * one #include line).  Each entry becomes the target generic-fuzz-<name>.
+ *
+ * The cards sit where the qtests put them (addr=04.0, 05.0, MAC
+ * 02:00:00:00:00:0N) so that the seed corpus made from the qtests
+ * (scripts/qtest-to-fuzz.py) replays the same frames; the access point
+ * has the BSSID of the qtests' hostile-to-ap (and hostile-eapol) tests.
+ * The card has one memory region, BAR0 "bcm4331-bar0" (16 KiB): .objects
+ * matches it by the device's type name.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+/* a card alone (on an air of its own) */
+{
+    .name = "bcm4331",
+    .args = "-M q35 -nodefaults "
+            "-device bcm4331,addr=04.0,mac=02:00:00:00:00:01",
+    .objects = "bcm4331*",
+},
+/* card, medium and the virtual AP, bridged to user networking */
+{
+    .name = "bcm4331-ap",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0 "
+            "-netdev user,id=n0,restrict=on "
+            "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+            "bssid=02:aa:00:00:00:01,netdev=n0 "
+            "-device bcm4331,addr=04.0,medium=air0,mac=02:00:00:00:00:01",
+    .objects = "bcm4331*",
+},
+/* an air that takes real time (queues, collisions, ACKs), a WPA2 AP */
+{
+    .name = "bcm4331-airtime-wpa2",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0,airtime=on "
+            "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+            "bssid=02:aa:00:00:00:02,passphrase=secret123 "
+            "-device bcm4331,addr=04.0,medium=air0,mac=02:00:00:00:00:01",
+    .objects = "bcm4331*",
+},
+/*
+ * the 32-bit DMA engines (dma64=off); the AP on the air gives the RX ring
+ * frames to take (beacons, answers)
+ */
+{
+    .name = "bcm4331-dma32",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0 "
+            "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+            "bssid=02:aa:00:00:00:01 "
+            "-device bcm4331,addr=04.0,medium=air0,mac=02:00:00:00:00:01,"
+            "dma64=off",
+    .objects = "bcm4331*",
+},
+/* two cards on one air: what one sends, the other receives */
+{
+    .name = "bcm4331-pair",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0 "
+            "-device bcm4331,addr=04.0,medium=air0,mac=02:00:00:00:00:01 "
+            "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02",
+    .objects = "bcm4331*",
+},
