@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pkgs=(
     build-essential pkg-config ccache ninja-build flex bison dpkg-dev
     python3 python3-venv python3-setuptools
-    libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev nettle-dev
+    libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev
     seabios qemu-system-data ipxe-qemu
     cpio xz-utils zstd kmod busybox-static
     tshark iperf3

@@ -63,7 +63,7 @@ covfuzzer=$top/build/qemu-fuzz-cov/qemu-fuzz-x86_64
 corpus=$top/tests/fuzz/corpus
 artifacts=$top/build/fuzz-artifacts
 work=$top/build/fuzz-work
-# what every run uses (reliability.md section 3.3; max_len as OSS-Fuzz)
+# what every run uses (QEMU's scripts/oss-fuzz defaults; max_len as OSS-Fuzz)
 fopts=(-timeout=10 -rss_limit_mb=2560 -max_len=8192)
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:print_summary=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=0

@@ -16,44 +16,10 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
+#include "hw/net/bcm4331/bcma-regs.h"
+#include "hw/net/bcm4331/d11-regs.h"
 #include <sys/socket.h>
 #include <sys/un.h>
-
-#define D11             0x0000
-#define AGENT           0x1000
-#define MACCTL          0x120
-#define GEN_IRQ_REASON  0x128
-#define GEN_IRQ_MASK    0x12c
-#define SHM_CONTROL     0x160
-#define SHM_DATA        0x164
-#define XMITSTAT_0      0x170
-#define XMITSTAT_1      0x174
-#define PHY_CTL         0x3fc
-#define PHY_DATA        0x3fe
-#define MACFILTER_CTL   0x420
-#define MACFILTER_DATA  0x422
-#define DMA_REASON(n)   (0x20 + 8 * (n))
-#define DMA_MASK(n)     (0x24 + 8 * (n))
-#define ENG(n)          (0x200 + 0x40 * (n))
-#define TXCTL 0x00
-#define TXINDEX 0x04
-#define TXRINGLO 0x08
-#define TXRINGHI 0x0c
-#define TXSTATUS 0x10
-#define TXERROR 0x14
-#define RXCTL 0x20
-#define RXINDEX 0x24
-#define RXRINGLO 0x28
-#define RXRINGHI 0x2c
-#define RXSTATUS 0x30
-
-#define SOF             0x80000000u
-#define EOF_            0x40000000u
-#define IRQ             0x20000000u
-#define DTABLEEND       0x10000000u
-#define TXH_LEN         118
-#define RX_BUFSIZE      2390
-#define RX_FO           38
 
 typedef struct {
     QPCIDevice *dev;
@@ -87,14 +53,14 @@ static inline void ww(Card *c, uint32_t off, uint16_t v)
 
 static inline void phy_w(Card *c, uint16_t reg, uint16_t v)
 {
-    ww(c, D11 + PHY_CTL, reg);
-    ww(c, D11 + PHY_DATA, v);
+    ww(c, D11 + A_D11_PHY_CONTROL, reg);
+    ww(c, D11 + A_D11_PHY_DATA, v);
 }
 
 static inline void scratch_w(Card *c, unsigned reg, uint16_t v)
 {
-    wl(c, D11 + SHM_CONTROL, (2 << 16) | reg);
-    ww(c, D11 + SHM_DATA, v);
+    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | reg);
+    ww(c, D11 + A_D11_SHM_DATA, v);
 }
 
 /* a 64-bit descriptor, with b43's PCIe translation bit in the high word */
@@ -113,12 +79,13 @@ static inline void desc(Air *a, uint64_t at, uint32_t ctl0, uint32_t len,
 
 static inline void set_ring(Card *c, unsigned n, bool rx, uint64_t base)
 {
-    uint32_t o = rx ? RXCTL : TXCTL;
+    uint32_t o = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
 
-    wl(c, D11 + ENG(n) + o, 0x801 | (rx ? RX_FO << 1 : 0) |
+    wl(c, D11 + D11_DMA_ENGINE(n) + o, 0x801 | (rx ? D11_RX_FW598_FO << 1 : 0) |
        ((base >> 62) << 16));
-    wl(c, D11 + ENG(n) + o + 8, base);
-    wl(c, D11 + ENG(n) + o + 12, ((base >> 32) & 0x3fffffff) | 0x80000000);
+    wl(c, D11 + D11_DMA_ENGINE(n) + o + 8, base);
+    wl(c, D11 + D11_DMA_ENGINE(n) + o + 12,
+       ((base >> 32) & 0x3fffffff) | 0x80000000);
 }
 
 /* what b43 does up to a running interface, channel 6 */
@@ -139,20 +106,21 @@ static inline void card_up(Air *a, Card *c, unsigned i)
     wl(c, AGENT + 0x800, 0);
     wl(c, AGENT + 0x408, 0x2005);
     wl(c, D11 + 0x1e0, 0x302);
-    wl(c, D11 + MACCTL, 0x80020504);
-    wl(c, D11 + SHM_CONTROL, 0x01000000);
+    wl(c, D11 + A_D11_MACCTL, 0x80020504);
+    wl(c, D11 + A_D11_SHM_CONTROL, 0x01000000);
     for (int k = 0; k < ARRAY_SIZE(stub); k++) {
-        wl(c, D11 + SHM_DATA, stub[k]);
+        wl(c, D11 + A_D11_SHM_DATA, stub[k]);
     }
-    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + MACCTL, 0x80020502);
-    g_assert_cmphex(rl(c, D11 + GEN_IRQ_REASON), ==, 1);
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + A_D11_MACCTL, 0x80020502);
+    g_assert_cmphex(rl(c, D11 + A_D11_GEN_IRQ_REASON), ==, 1);
     scratch_w(c, 6, 7);             /* short retry limit */
     scratch_w(c, 7, 4);             /* long retry limit */
     /* own MAC in the address filter */
-    ww(c, D11 + MACFILTER_CTL, 0x20);
+    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
     for (int k = 0; k < 3; k++) {
-        ww(c, D11 + MACFILTER_DATA, c->mac[2 * k] | (c->mac[2 * k + 1] << 8));
+        ww(c, D11 + A_D11_MACFILTER_DATA,
+           c->mac[2 * k] | (c->mac[2 * k + 1] << 8));
     }
     /* radio on, channel 6 (BW1 of the 2059 table) */
     phy_w(c, 0x810, 0x2);
@@ -160,17 +128,18 @@ static inline void card_up(Air *a, Card *c, unsigned i)
     /* rings: TX on engine 1 (b43's only data ring here), RX on engine 0 */
     set_ring(c, 1, false, c->txring);
     for (int k = 0; k < 256; k++) {
-        desc(a, c->rxring + 16 * k, k == 255 ? DTABLEEND : 0, RX_BUFSIZE,
-             c->rxbuf + 2400 * k);
+        desc(a, c->rxring + 16 * k, k == 255 ? D11_DESC_CTL0_DTABLEEND : 0,
+             D11_RX_FW598_BUFSIZE, c->rxbuf + 2400 * k);
     }
     set_ring(c, 0, true, c->rxring);
-    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
-    wl(c, D11 + DMA_MASK(0), 0x1fc00);
-    wl(c, D11 + DMA_MASK(1), 0xdc00);
-    wl(c, D11 + GEN_IRQ_MASK, 0x38058264);
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
+    wl(c, D11 + D11_DMA_IRQ_MASK(0), 0x1fc00);
+    wl(c, D11 + D11_DMA_IRQ_MASK(1), 0xdc00);
+    wl(c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
     qpci_config_writel(c->dev, 0x94, 0x200);
-    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 1);   /* b43_mac_enable */
-    wl(c, D11 + GEN_IRQ_REASON, 1);
+    wl(c, D11 + A_D11_MACCTL,
+       rl(c, D11 + A_D11_MACCTL) | 1); /* b43_mac_enable */
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 1);
 }
 
 /*
@@ -209,6 +178,24 @@ static inline GString *air_cmdline(int ncards, const char *extra)
     return cmd;
 }
 
+/*
+ * Card number @i's address 02:00:00:00:00:<i+1> and its memory: rings and
+ * buffers at @base + 16 MiB * (i + 1); @devfn as in Card (0: slot 4 + i).
+ */
+static inline void card_layout(Card *c, unsigned i, uint64_t base, int devfn)
+{
+    base += 0x1000000ull * (i + 1);
+    memset(c->mac, 0, 6);
+    c->mac[0] = 2;
+    c->mac[5] = i + 1;
+    c->txring = base;
+    c->rxring = base + 0x2000;
+    c->txbuf = base + 0x10000;
+    c->rxbuf = base + 0x100000;
+    c->txslot = 0;
+    c->devfn = devfn;
+}
+
 static inline void air_open(Air *a, int ncards, const char *extra, bool high)
 {
     GString *cmd = air_cmdline(ncards, extra);
@@ -217,19 +204,8 @@ static inline void air_open(Air *a, int ncards, const char *extra, bool high)
     g_string_free(cmd, true);
     a->bus = qpci_new_pc(a->qts, NULL);
     for (int i = 0; i < ncards; i++) {
-        Card *c = &a->c[i];
-        uint64_t base = (high ? 0x100000000ull : 0) + 0x1000000ull * (i + 1);
-
-        memset(c->mac, 0, 6);
-        c->mac[0] = 2;
-        c->mac[5] = i + 1;
-        c->txring = base;
-        c->rxring = base + 0x2000;
-        c->txbuf = base + 0x10000;
-        c->rxbuf = base + 0x100000;
-        c->txslot = 0;
-        c->devfn = 0;
-        card_up(a, c, i);
+        card_layout(&a->c[i], i, high ? 0x100000000ull : 0, 0);
+        card_up(a, &a->c[i], i);
     }
 }
 
@@ -247,7 +223,7 @@ static inline uint16_t post_ctl(Air *a, Card *c, const uint8_t *frame,
                                 size_t len, uint32_t mac_ctl, uint8_t plcp0,
                                 bool ofdm)
 {
-    uint8_t h[TXH_LEN] = { 0 };
+    uint8_t h[D11_TXH_LEN] = { 0 };
     unsigned slot = c->txslot;
     uint16_t cookie = (2 << 12) | slot;
     uint64_t hb = c->txbuf + slot * 4096;
@@ -258,10 +234,11 @@ static inline uint16_t post_ctl(Air *a, Card *c, const uint8_t *frame,
     h[0x70] = plcp0;
     qtest_memwrite(a->qts, hb, h, sizeof(h));
     qtest_memwrite(a->qts, hb + 256, frame, len);
-    desc(a, c->txring + 16 * slot, SOF, TXH_LEN, hb);
-    desc(a, c->txring + 16 * (slot + 1), EOF_ | IRQ, len, hb + 256);
+    desc(a, c->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
+    desc(a, c->txring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
+         len, hb + 256);
     c->txslot = slot + 2;
-    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
     return cookie;
 }
 
@@ -276,7 +253,7 @@ static inline uint16_t post(Air *a, Card *c, const uint8_t *frame, size_t len,
 static inline bool wait_reason(Card *c, uint32_t bits)
 {
     for (int i = 0; i < 200; i++) {
-        if ((rl(c, D11 + GEN_IRQ_REASON) & bits) == bits) {
+        if ((rl(c, D11 + A_D11_GEN_IRQ_REASON) & bits) == bits) {
             return true;
         }
     }
@@ -407,6 +384,23 @@ static inline void peer_close(Air *a, Peer *p)
 }
 
 /* the next air frame from the medium on the stream socket (10 s at most) */
+/*
+ * The peer's station makes itself heard with a broadcast frame (the
+ * medium learns it lives over there); card @c receives it.  Later reads
+ * on @fd time out after 10 s.
+ */
+static inline void peer_heard(int fd, Card *c)
+{
+    struct timeval tv = { .tv_sec = 10 };
+    uint8_t buf[256];
+    size_t n;
+
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
+    peer_send(fd, buf, n);
+    g_assert_true(wait_reason(c, 0x8000));
+}
+
 static inline size_t peer_recv(int fd, uint8_t *buf, size_t size)
 {
     uint32_t be, len;
@@ -422,12 +416,13 @@ static inline size_t peer_recv(int fd, uint8_t *buf, size_t size)
 static inline int rx_find(Air *a, Card *c, unsigned from,
                           bool (*pred)(const uint8_t *f, size_t len))
 {
-    unsigned cd = (rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff) / 16;
-    uint8_t rx[RX_BUFSIZE];
+    unsigned cd =
+        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
 
     for (unsigned k = from; k < cd; k++) {
         qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
-        if (pred(rx + RX_FO + 6, lduw_le_p(rx) - 6 - 4)) {
+        if (pred(rx + D11_RX_FW598_FO + 6, lduw_le_p(rx) - 6 - 4)) {
             return k;
         }
     }

@@ -19,7 +19,6 @@
 #include "bcm4331-qtest.h"
 #include "bcm4331-air.h"
 
-#define BCMA_WIN0       0x80
 #define RP_SLOT         3
 
 /* the backplane pages a driver reads at probe (bcma host_pci, scan, b43) */
@@ -58,7 +57,7 @@ static GArray *probe_dump(Air *a, Card *c)
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
     for (int p = 0; p < ARRAY_SIZE(probe_pages); p++) {
-        qpci_config_writel(c->dev, BCMA_WIN0, probe_pages[p]);
+        qpci_config_writel(c->dev, BCMA_PCI_BAR0_WIN, probe_pages[p]);
         for (uint32_t off = 0; off < 0x1000; off += 4) {
             uint32_t v = time_register(probe_pages[p], off) ? 0 : rl(c, off);
 
@@ -112,19 +111,8 @@ static void test_reset_under_dma(void)
         g_autoptr(GArray) now = NULL;
 
         for (int i = 0; i < 2; i++) {
-            Card *c = &a.c[i];
-            uint64_t base = 0x1000000ull * (i + 1);
-
-            memset(c->mac, 0, 6);
-            c->mac[0] = 2;
-            c->mac[5] = i + 1;
-            c->txring = base;
-            c->rxring = base + 0x2000;
-            c->txbuf = base + 0x10000;
-            c->rxbuf = base + 0x100000;
-            c->txslot = 0;
-            c->devfn = 0;
-            card_up(&a, c, i);
+            card_layout(&a.c[i], i, 0, 0);
+            card_up(&a, &a.c[i], i);
         }
         /* frames both ways, some on the air, some waiting, some received */
         for (int k = 0; k < 6; k++) {
@@ -246,14 +234,7 @@ static void test_unplug_under_traffic(void)
     cap = qpci_find_capability(rp, PCI_CAP_ID_EXP, 0);
     a.bus->mmio_alloc_ptr = win + 0x100000;
 
-    memset(B->mac, 0, 6);
-    B->mac[0] = 2;
-    B->mac[5] = 2;
-    B->txring = 0x2000000;
-    B->rxring = 0x2002000;
-    B->txbuf = 0x2010000;
-    B->rxbuf = 0x2100000;
-    B->devfn = QPCI_DEVFN(5, 0);
+    card_layout(B, 1, 0, QPCI_DEVFN(5, 0));
     card_up(&a, B, 1);
 
     for (int round = 0; round < 100; round++) {
@@ -266,20 +247,13 @@ static void test_unplug_under_traffic(void)
         qtest_qmp_device_add(a.qts, "bcm4331", "v", "{'bus': 'rp0', "
                              "'addr': '00.0', 'medium': 'air0', "
                              "'mac': '02:00:00:00:00:01'}");
-        memset(V->mac, 0, 6);
-        V->mac[0] = 2;
-        V->mac[5] = 1;
-        V->txring = 0x1000000;
-        V->rxring = 0x1002000;
-        V->txbuf = 0x1010000;
-        V->rxbuf = 0x1100000;
-        V->txslot = 0;
-        V->devfn = 1 << 8;
+        card_layout(V, 0, 0, 1 << 8);      /* bus 1, 00.0 */
         a.bus->mmio_alloc_ptr = win;
         card_up(&a, V, 0);
         a.bus->mmio_alloc_ptr = keep;
         B->txslot = 0;
-        wl(B, D11 + ENG(1) + TXCTL, 0);     /* B's TX ring from the start */
+        wl(B, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL,
+           0); /* B's TX ring from the start */
         set_ring(B, 1, false, B->txring);
 
         /* traffic both ways and to the AP, part of it on the air */
@@ -306,14 +280,14 @@ static void test_unplug_under_traffic(void)
         V->dev = NULL;
         qtest_clock_step(a.qts, 20 * 1000 * 1000);
         for (int k = 0; k < 8; k++) {
-            rl(B, D11 + XMITSTAT_0);        /* B's TX status FIFO */
+            rl(B, D11 + A_D11_XMITSTAT_0);        /* B's TX status FIFO */
         }
     }
     /* the other card and the AP still work: B authenticates */
-    rl(B, D11 + GEN_IRQ_REASON);
-    wl(B, D11 + ENG(0) + RXCTL, 0);
+    rl(B, D11 + A_D11_GEN_IRQ_REASON);
+    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 0);
     set_ring(B, 0, true, B->rxring);
-    wl(B, D11 + ENG(0) + RXINDEX, 0x1000);
+    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
     memcpy(f + 10, B->mac, 6);
     post(&a, B, f, 30, true, 0x0a, false);
     for (int i = 0; i < 100 && rx_find(&a, B, 0, is_auth_ok) < 0; i++) {

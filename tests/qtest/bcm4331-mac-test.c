@@ -16,36 +16,6 @@
 #include "qobject/qdict.h"
 #include "bcm4331-qtest.h"
 
-#define D11             0x0000      /* BAR0 window 0 on the 802.11 core */
-#define AGENT           0x1000      /* BAR0 window 1 on its agent */
-
-#define MACCTL          0x120
-#define GEN_IRQ_REASON  0x128
-#define GEN_IRQ_MASK    0x12c
-#define RAM_CONTROL     0x130
-#define RAM_DATA        0x134
-#define RADIO_HWENABLED 0x158
-#define SHM_CONTROL     0x160
-#define SHM_DATA        0x164
-#define SHM_DATA_UNAL   0x166
-#define TSF_LOW         0x180
-#define TSF_HIGH        0x184
-#define RADIO_CTL       0x3d8
-#define RADIO_DATA      0x3da
-#define PHY_VER         0x3e0
-#define PHY_CTL         0x3fc
-#define PHY_DATA        0x3fe
-#define MACFILTER_CTL   0x420
-#define MACFILTER_DATA  0x422
-#define RNG             0x65a
-
-#define SHM_UCODE       0
-#define SHM_SHARED      1
-#define SHM_SCRATCH     2
-#define SHM_RCMTA       4
-#define SHM_AUTOINC_W   0x100
-#define SHM_AUTOINC_R   0x200
-
 typedef struct {
     QTestState *qts;
     QPCIBus *bus;
@@ -105,32 +75,32 @@ static void card_close(Card *c)
 
 static void shm_ctl(Card *c, uint32_t routing, uint32_t off)
 {
-    wl(c, D11 + SHM_CONTROL, (routing << 16) | off);
+    wl(c, D11 + A_D11_SHM_CONTROL, (routing << 16) | off);
 }
 
 /* b43_shm_write16/read16/write32/read32 for the SHARED routing */
 static void shm_w16(Card *c, uint32_t b, uint16_t v)
 {
-    shm_ctl(c, SHM_SHARED, b >> 2);
-    ww(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA), v);
+    shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 static uint16_t shm_r16(Card *c, uint32_t b)
 {
-    shm_ctl(c, SHM_SHARED, b >> 2);
-    return rw(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA));
+    shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    return rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA));
 }
 
 static void shm_w32(Card *c, uint32_t b, uint32_t v)
 {
     if (b & 2) {
-        shm_ctl(c, SHM_SHARED, b >> 2);
-        ww(c, D11 + SHM_DATA_UNAL, v & 0xffff);
-        shm_ctl(c, SHM_SHARED, (b >> 2) + 1);
-        ww(c, D11 + SHM_DATA, v >> 16);
+        shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        ww(c, D11 + A_D11_SHM_DATA_UNALIGNED, v & 0xffff);
+        shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
+        ww(c, D11 + A_D11_SHM_DATA, v >> 16);
     } else {
-        shm_ctl(c, SHM_SHARED, b >> 2);
-        wl(c, D11 + SHM_DATA, v);
+        shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        wl(c, D11 + A_D11_SHM_DATA, v);
     }
 }
 
@@ -139,13 +109,13 @@ static uint32_t shm_r32(Card *c, uint32_t b)
     uint32_t v;
 
     if (b & 2) {
-        shm_ctl(c, SHM_SHARED, b >> 2);
-        v = rw(c, D11 + SHM_DATA_UNAL);
-        shm_ctl(c, SHM_SHARED, (b >> 2) + 1);
-        return v | ((uint32_t)rw(c, D11 + SHM_DATA) << 16);
+        shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        v = rw(c, D11 + A_D11_SHM_DATA_UNALIGNED);
+        shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
+        return v | ((uint32_t)rw(c, D11 + A_D11_SHM_DATA) << 16);
     }
-    shm_ctl(c, SHM_SHARED, b >> 2);
-    return rl(c, D11 + SHM_DATA);
+    shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    return rl(c, D11 + A_D11_SHM_DATA);
 }
 
 /* b43_validate_chipaccess() and more */
@@ -175,42 +145,44 @@ static void test_shm(void)
     /* top of the 64 KiB shared memory; beyond it: all-ones, no crash */
     shm_w16(&c, 0xfffe, 0xbeef);
     g_assert_cmphex(shm_r16(&c, 0xfffe), ==, 0xbeef);
-    shm_ctl(&c, SHM_SHARED, 0x4000);
-    wl(&c, D11 + SHM_DATA, 0x12345678);
-    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xffffffff);
+    shm_ctl(&c, D11_SHM_SHARED, 0x4000);
+    wl(&c, D11 + A_D11_SHM_DATA, 0x12345678);
+    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
     g_assert_cmphex(shm_r16(&c, 0), ==, 0x1122);
 
     /* scratch: 64 16-bit registers, selected by register number */
     for (int i = 0; i < 64; i++) {
-        shm_ctl(&c, SHM_SCRATCH, i);
-        ww(&c, D11 + SHM_DATA, 0x100 + i);
+        shm_ctl(&c, D11_SHM_SCRATCH, i);
+        ww(&c, D11 + A_D11_SHM_DATA, 0x100 + i);
     }
-    shm_ctl(&c, SHM_SCRATCH, 7);
-    g_assert_cmphex(rw(&c, D11 + SHM_DATA), ==, 0x107);
-    shm_ctl(&c, SHM_SCRATCH, 64);
-    ww(&c, D11 + SHM_DATA, 0xdead);
-    shm_ctl(&c, SHM_SCRATCH, 0);
-    g_assert_cmphex(rw(&c, D11 + SHM_DATA), ==, 0x100);
+    shm_ctl(&c, D11_SHM_SCRATCH, 7);
+    g_assert_cmphex(rw(&c, D11 + A_D11_SHM_DATA), ==, 0x107);
+    shm_ctl(&c, D11_SHM_SCRATCH, 64);
+    ww(&c, D11 + A_D11_SHM_DATA, 0xdead);
+    shm_ctl(&c, D11_SHM_SCRATCH, 0);
+    g_assert_cmphex(rw(&c, D11 + A_D11_SHM_DATA), ==, 0x100);
 
     /* RCMTA: 32-bit words */
-    shm_ctl(&c, SHM_RCMTA, 9);
-    wl(&c, D11 + SHM_DATA, 0xcafef00d);
-    shm_ctl(&c, SHM_RCMTA, 9);
-    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xcafef00d);
+    shm_ctl(&c, D11_SHM_RCMTA, 9);
+    wl(&c, D11 + A_D11_SHM_DATA, 0xcafef00d);
+    shm_ctl(&c, D11_SHM_RCMTA, 9);
+    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xcafef00d);
 
     /* auto-increment on write and on read */
-    wl(&c, D11 + SHM_CONTROL, ((SHM_SHARED | SHM_AUTOINC_W) << 16) | 0x40);
+    wl(&c, D11 + A_D11_SHM_CONTROL,
+       ((D11_SHM_SHARED | D11_SHM_AUTOINC_W) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
-        wl(&c, D11 + SHM_DATA, 0x11111111 * (i + 1));
+        wl(&c, D11 + A_D11_SHM_DATA, 0x11111111 * (i + 1));
     }
-    g_assert_cmphex(rl(&c, D11 + SHM_CONTROL) & 0xffff, ==, 0x44);
-    wl(&c, D11 + SHM_CONTROL, ((SHM_SHARED | SHM_AUTOINC_R) << 16) | 0x40);
+    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_CONTROL) & 0xffff, ==, 0x44);
+    wl(&c, D11 + A_D11_SHM_CONTROL,
+       ((D11_SHM_SHARED | D11_SHM_AUTOINC_R) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
-        g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0x11111111 * (i + 1));
+        g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0x11111111 * (i + 1));
     }
     /* a routing that does not exist: defined all-ones */
     shm_ctl(&c, 7, 0);
-    g_assert_cmphex(rl(&c, D11 + SHM_DATA), ==, 0xffffffff);
+    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
     card_close(&c);
 }
 
@@ -220,22 +192,23 @@ static void test_shm(void)
  */
 static uint32_t boot(Card *c, const uint32_t *words, unsigned n)
 {
-    wl(c, D11 + MACCTL, 0x80020500);
-    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 0x4);
+    wl(c, D11 + A_D11_MACCTL, 0x80020500);
+    wl(c, D11 + A_D11_MACCTL, rl(c, D11 + A_D11_MACCTL) | 0x4);
     for (int i = 0; i < 64; i++) {
-        shm_ctl(c, SHM_SCRATCH, i);
-        ww(c, D11 + SHM_DATA, 0);
+        shm_ctl(c, D11_SHM_SCRATCH, i);
+        ww(c, D11 + A_D11_SHM_DATA, 0);
     }
     for (int i = 0; i < 4096; i += 2) {
         shm_w16(c, i, 0);
     }
-    wl(c, D11 + SHM_CONTROL, ((SHM_UCODE | SHM_AUTOINC_W) << 16) | 0);
+    wl(c, D11 + A_D11_SHM_CONTROL,
+       ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (unsigned i = 0; i < n; i++) {
-        wl(c, D11 + SHM_DATA, words[i]);
+        wl(c, D11 + A_D11_SHM_DATA, words[i]);
     }
-    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + MACCTL, (rl(c, D11 + MACCTL) & ~0x4u) | 0x2);
-    return rl(c, D11 + GEN_IRQ_REASON);
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + A_D11_MACCTL, (rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
+    return rl(c, D11 + A_D11_GEN_IRQ_REASON);
 }
 
 static const uint32_t stub784[] = {
@@ -259,19 +232,19 @@ static void test_psm_handshake(void)
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);        /* suspended */
     g_assert_cmphex(shm_r16(&c, 0x56), ==, 0x400);    /* key table */
     /* not read-to-clear */
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0x1);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x1);
 
     /* b43_mac_enable(): ENABLED, ack; UCODESTAT active */
-    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) | 0x1);
-    wl(&c, D11 + GEN_IRQ_REASON, 0x1);
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0);
+    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) | 0x1);
+    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 2);
     /* b43_mac_suspend(): MAC_SUSPENDED comes back */
-    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) & ~0x1u);
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON) & 0x1, ==, 0x1);
+    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) & ~0x1u);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x1, ==, 0x1);
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);
     /* MACCTL is a plain register: the firmware never sets bits in it */
-    g_assert_cmphex(rl(&c, D11 + MACCTL), ==, 0x80020502);
+    g_assert_cmphex(rl(&c, D11 + A_D11_MACCTL), ==, 0x80020502);
 
     /* the other stub personality */
     g_assert_cmphex(boot(&c, stub666, ARRAY_SIZE(stub666)), ==, 0x1);
@@ -280,8 +253,8 @@ static void test_psm_handshake(void)
 
     /* a core reset clears MACCTL and the interrupt state */
     wl(&c, AGENT + 0x800, 1);
-    g_assert_cmphex(rl(&c, D11 + MACCTL), ==, 0);
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0);
+    g_assert_cmphex(rl(&c, D11 + A_D11_MACCTL), ==, 0);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
     card_close(&c);
 }
 
@@ -317,9 +290,10 @@ static void test_bad_ucode(void)
     /* the device still works: a good upload afterwards boots */
     g_assert_cmphex(boot(&c, stub784, ARRAY_SIZE(stub784)), ==, 0x1);
     /* uploads while the PSM runs are ignored (no crash) */
-    wl(&c, D11 + SHM_CONTROL, ((SHM_UCODE | SHM_AUTOINC_W) << 16) | 0);
+    wl(&c, D11 + A_D11_SHM_CONTROL,
+       ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (int i = 0; i < 100000; i++) {
-        wl(&c, D11 + SHM_DATA, i);
+        wl(&c, D11 + A_D11_SHM_DATA, i);
     }
     g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
     card_close(&c);
@@ -349,7 +323,7 @@ static void test_initvals_anywhere(void)
         wl(&c, D11 + plain[i], 0x12345678 + i);
         g_assert_cmphex(rl(&c, D11 + plain[i]), ==, 0x12345678 + i);
     }
-    g_assert_cmphex(rw(&c, D11 + PHY_VER), ==, 0x9701);
+    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
     card_close(&c);
 }
 
@@ -366,7 +340,7 @@ static void test_irq(void)
     card_open(&c, NULL);
     boot(&c, stub784, ARRAY_SIZE(stub784));
     g_assert_false(intx(&c));
-    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     g_assert_false(intx(&c));                   /* not routed yet */
     qpci_config_writel(c.dev, 0x94, 0x200);     /* bcma_host_pci_irq_ctl */
     g_assert_true(intx(&c));
@@ -374,27 +348,27 @@ static void test_irq(void)
     g_assert_false(intx(&c));
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
-    wl(&c, D11 + GEN_IRQ_MASK, 0);              /* hard handler masks */
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0);              /* hard handler masks */
     g_assert_false(intx(&c));
-    wl(&c, D11 + GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
     g_assert_false(intx(&c));
-    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     g_assert_true(intx(&c));
-    wl(&c, D11 + GEN_IRQ_REASON, 0x1);          /* W1C */
+    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);          /* W1C */
     g_assert_false(intx(&c));
     /* the hardware rfkill switch interrupt (bit 28) */
-    wl(&c, D11 + GEN_IRQ_MASK, 0x38058264);
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON), ==, 0x10000000);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x10000000);
     g_assert_true(intx(&c));
-    wl(&c, D11 + GEN_IRQ_REASON, 0x10000000);
+    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x10000000);
     g_assert_false(intx(&c));
     /* no DMA summary bit without a DMA reason */
-    g_assert_cmphex(rl(&c, D11 + GEN_IRQ_REASON) & 0x8000, ==, 0);
+    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x8000, ==, 0);
     /* a core reset drops the line */
-    wl(&c, D11 + GEN_IRQ_MASK, 0xffffffff);
-    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) | 1);
-    wl(&c, D11 + MACCTL, rl(&c, D11 + MACCTL) & ~1u);
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0xffffffff);
+    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) | 1);
+    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) & ~1u);
     g_assert_true(intx(&c));
     wl(&c, AGENT + 0x800, 1);
     g_assert_false(intx(&c));
@@ -403,9 +377,9 @@ static void test_irq(void)
 
 static uint64_t tsf(Card *c)
 {
-    uint32_t lo = rl(c, D11 + TSF_LOW);
+    uint32_t lo = rl(c, D11 + A_D11_TSF_LOW);
 
-    return ((uint64_t)rl(c, D11 + TSF_HIGH) << 32) | lo;
+    return ((uint64_t)rl(c, D11 + A_D11_TSF_HIGH) << 32) | lo;
 }
 
 static void test_tsf(void)
@@ -419,13 +393,13 @@ static void test_tsf(void)
     t1 = tsf(&c);
     g_assert_cmpuint(t1 - t0, ==, 1500);
     /* atomic write: low, then high commits */
-    wl(&c, D11 + TSF_LOW, 0xfffffff0);
-    wl(&c, D11 + TSF_HIGH, 0x1);
+    wl(&c, D11 + A_D11_TSF_LOW, 0xfffffff0);
+    wl(&c, D11 + A_D11_TSF_HIGH, 0x1);
     g_assert_cmphex(tsf(&c), ==, 0x1fffffff0ull);
     qtest_clock_step(c.qts, 32 * 1000);
     g_assert_cmphex(tsf(&c), ==, 0x200000010ull);  /* carries into high */
     /* reading high alone gives the value latched by the last low read */
-    g_assert_cmphex(rl(&c, D11 + TSF_HIGH), ==, 0x2);
+    g_assert_cmphex(rl(&c, D11 + A_D11_TSF_HIGH), ==, 0x2);
     card_close(&c);
 }
 
@@ -434,44 +408,47 @@ static void test_rfkill(void)
     Card c;
 
     card_open(&c, ",rfkill=on");
-    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+                    0x10000);
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", false);
-    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==, 0);
     g_assert_false(qtest_qom_get_bool(c.qts, "/machine/peripheral/wifi0",
                                       "rfkill"));
     /* the switch survives core resets (it is a pin, not a register) */
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
     wl(&c, AGENT + 0x800, 1);
     core_up(&c);
-    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+                    0x10000);
     /* read-only */
-    wl(&c, D11 + RADIO_HWENABLED, 0);
-    g_assert_cmphex(rl(&c, D11 + RADIO_HWENABLED) & 0x10000, ==, 0x10000);
+    wl(&c, D11 + A_D11_RADIO_HWENABLED_HI, 0);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+                    0x10000);
     card_close(&c);
 }
 
 static uint16_t phy_r(Card *c, uint16_t reg)
 {
-    ww(c, D11 + PHY_CTL, reg);
-    return rw(c, D11 + PHY_DATA);
+    ww(c, D11 + A_D11_PHY_CONTROL, reg);
+    return rw(c, D11 + A_D11_PHY_DATA);
 }
 
 static void phy_w(Card *c, uint16_t reg, uint16_t v)
 {
-    ww(c, D11 + PHY_CTL, reg);
-    ww(c, D11 + PHY_DATA, v);
+    ww(c, D11 + A_D11_PHY_CONTROL, reg);
+    ww(c, D11 + A_D11_PHY_DATA, v);
 }
 
 static uint16_t radio_r(Card *c, uint16_t reg)
 {
-    ww(c, D11 + RADIO_CTL, reg | 0x200);
-    return rw(c, D11 + RADIO_DATA);
+    ww(c, D11 + A_D11_RADIO24_CONTROL, reg | 0x200);
+    return rw(c, D11 + A_D11_RADIO24_DATA);
 }
 
 static void radio_w(Card *c, uint16_t reg, uint16_t v)
 {
-    ww(c, D11 + RADIO_CTL, reg);
-    ww(c, D11 + RADIO_DATA, v);
+    ww(c, D11 + A_D11_RADIO24_CONTROL, reg);
+    ww(c, D11 + A_D11_RADIO24_DATA, v);
 }
 
 static uint32_t qom_u32(Card *c, const char *prop)
@@ -495,18 +472,18 @@ static void test_phy_radio(void)
     Card c;
 
     card_open(&c, NULL);
-    g_assert_cmphex(rw(&c, D11 + PHY_VER), ==, 0x9701);
+    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
     /* radio identity: words 0, 1, 2 read without the read flag */
     for (int i = 0; i < 3; i++) {
         static const uint16_t id[] = { 0x10, 0x59, 0x20 };
 
-        ww(&c, D11 + RADIO_CTL, i);
-        g_assert_cmphex(rw(&c, D11 + RADIO_DATA), ==, id[i]);
+        ww(&c, D11 + A_D11_RADIO24_CONTROL, i);
+        g_assert_cmphex(rw(&c, D11 + A_D11_RADIO24_DATA), ==, id[i]);
     }
     /* PHY registers: plain storage, no auto-increment of PHY_DATA */
     phy_w(&c, 0x23f, 0x7ff);
-    g_assert_cmphex(rw(&c, D11 + PHY_DATA), ==, 0x7ff);
-    g_assert_cmphex(rw(&c, D11 + PHY_DATA), ==, 0x7ff);
+    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
+    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
     g_assert_cmphex(phy_r(&c, 0x240), ==, 0);
     /* RF sequences complete at once */
     phy_w(&c, 0x804, 0x21);
@@ -567,26 +544,26 @@ static void test_misc(void)
     card_open(&c, NULL);
     /* RNG: fresh values */
     for (int i = 0; i < 8; i++) {
-        r[i] = rw(&c, D11 + RNG);
+        r[i] = rw(&c, D11 + A_D11_RNG_DATA);
         differ |= i && r[i] != r[0];
     }
     g_assert_true(differ);
     /* MAC filter: index | auto-increment, three words per address */
-    ww(&c, D11 + MACFILTER_CTL, 0x0023);
-    ww(&c, D11 + MACFILTER_DATA, 0x1102);
-    ww(&c, D11 + MACFILTER_DATA, 0x3322);
-    ww(&c, D11 + MACFILTER_DATA, 0x5544);
-    ww(&c, D11 + MACFILTER_CTL, 0x0004);
-    g_assert_cmphex(rw(&c, D11 + MACFILTER_DATA), ==, 0x3322);
+    ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0023);
+    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x1102);
+    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x3322);
+    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x5544);
+    ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0004);
+    g_assert_cmphex(rw(&c, D11 + A_D11_MACFILTER_DATA), ==, 0x3322);
     /* template RAM: byte address, 32-bit data, bounded */
-    wl(&c, D11 + RAM_CONTROL, 0x68);
-    wl(&c, D11 + RAM_DATA, 0x00a0b0c0);
-    wl(&c, D11 + RAM_CONTROL, 0x68);
-    g_assert_cmphex(rl(&c, D11 + RAM_DATA), ==, 0x00a0b0c0);
-    wl(&c, D11 + RAM_CONTROL, 0x100000);
-    wl(&c, D11 + RAM_DATA, 0xdeadbeef);
-    wl(&c, D11 + RAM_CONTROL, 0x68);
-    g_assert_cmphex(rl(&c, D11 + RAM_DATA), ==, 0x00a0b0c0);
+    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    wl(&c, D11 + A_D11_RAM_DATA, 0x00a0b0c0);
+    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
+    wl(&c, D11 + A_D11_RAM_CONTROL, 0x100000);
+    wl(&c, D11 + A_D11_RAM_DATA, 0xdeadbeef);
+    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    g_assert_cmphex(rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
     /* DMA engine state: disabled until enabled, then idle */
     g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
     wl(&c, D11 + 0x240, 0x801);
@@ -612,7 +589,7 @@ static void test_migration(void)
     shm_w32(&c, 0x200, 0xfeedf00d);
     phy_w(&c, 0x810, 0x2);
     phy_w(&c, 0x1ce, bw1_ch6);
-    wl(&c, D11 + GEN_IRQ_MASK, 0x1);
+    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
     r = qtest_qmp(c.qts, "{ 'execute': 'migrate', 'arguments': "
@@ -632,7 +609,7 @@ static void test_migration(void)
     d.bar0 = c.bar0;
     g_assert_cmphex(qpci_config_readl(d.dev, 0x80), ==, 0x18001000);
     g_assert_cmphex(rl(&d, AGENT + 0x408), ==, 0x2005);
-    g_assert_cmphex(rl(&d, D11 + MACCTL), ==, rl(&c, D11 + MACCTL));
+    g_assert_cmphex(rl(&d, D11 + A_D11_MACCTL), ==, rl(&c, D11 + A_D11_MACCTL));
     g_assert_cmphex(shm_r32(&d, 0x200), ==, 0xfeedf00d);
     g_assert_cmphex(shm_r16(&d, 0x0), ==, 784);
     g_assert_cmpuint(qom_u32(&d, "channel"), ==, 6);

@@ -31,34 +31,37 @@ static void test_tx_rx(const void *data)
     /* unicast to B at 54 Mb/s OFDM (PLCP rate code 0xC) */
     cookie = post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));          /* TX_OK */
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 1, ==, 1);                      /* valid */
     g_assert_cmphex(st & 2, ==, 2);                      /* acked */
     g_assert_cmphex((st >> 12) & 0xf, ==, 1);            /* first try */
     g_assert_cmphex(st >> 16, ==, cookie);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_1) & 0xffff, ==, 0x123);   /* seq */
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0), ==, 0);     /* empty */
-    g_assert_cmphex(rl(A, D11 + ENG(1) + TXSTATUS) & 0x1fff, ==, 0x20);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_1) & 0xffff, ==,
+                    0x123);                                    /* seq */
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);     /* empty */
+    g_assert_cmphex(
+        rl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff, ==, 0x20);
 
     /* B: RX_DONE on engine 0, summarised in GEN bit 15, INTx */
     g_assert_true(wait_reason(B, 0x8000));
-    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0x10000, ==, 0x10000);
+    g_assert_cmphex(rl(B, D11 + D11_DMA_REASON(0)) & 0x10000, ==, 0x10000);
     g_assert_true(qpci_config_readw(B->dev, PCI_STATUS) &
                   PCI_STATUS_INTERRUPT);
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
     qtest_memread(a.qts, B->rxbuf, rx, sizeof(rx));
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + len + 4);   /* PLCP+frame+FCS */
     g_assert_cmphex(lduw_le_p(rx + 4) & 1, ==, 1);       /* OFDM */
     g_assert_cmpint((int8_t)rx[9], <, 0);                /* signal dBm */
     g_assert_cmpint((int8_t)rx[9], >, -100);
     g_assert_cmphex(lduw_le_p(rx + 0x16), ==, (6 << 3) | 7);
-    g_assert_cmphex(rx[RX_FO] & 0xf, ==, 0xc);           /* 54 Mb/s */
-    g_assert_cmpmem(rx + RX_FO + 6, len, f, len);
-    g_assert_cmphex((uint32_t)ldl_le_p(rx + RX_FO + 6 + len), ==,
+    g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0xc);           /* 54 Mb/s */
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
+    g_assert_cmphex((uint32_t)ldl_le_p(rx + D11_RX_FW598_FO + 6 + len), ==,
                     fcs32(f, len));
     /* W1C the DMA reason: the summary and the line go away */
-    wl(B, D11 + DMA_REASON(0), 0x10000);
-    g_assert_cmphex(rl(B, D11 + GEN_IRQ_REASON) & 0x8000, ==, 0);
+    wl(B, D11 + D11_DMA_REASON(0), 0x10000);
+    g_assert_cmphex(rl(B, D11 + A_D11_GEN_IRQ_REASON) & 0x8000, ==, 0);
     g_assert_false(qpci_config_readw(B->dev, PCI_STATUS) &
                    PCI_STATUS_INTERRUPT);
 
@@ -66,48 +69,43 @@ static void test_tx_rx(const void *data)
     len = frame(f, stranger, A->mac, 100);
     cookie = post(&a, A, f, len, true, 0x0a, false);    /* 1 Mb/s CCK */
     g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 1);
     g_assert_cmphex((st >> 12) & 0xf, ==, 4);
     g_assert_cmphex(st >> 16, ==, cookie);
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
 
     /* broadcast: one transmission, no ACK; B receives it (CCK) */
     len = frame(f, bcast, A->mac, 10);
     post(&a, A, f, len, false, 0x0a, false);
     g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 1);
     g_assert_cmphex((st >> 12) & 0xf, ==, 1);
     g_assert_true(wait_reason(B, 0x8000));
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x20);
     qtest_memread(a.qts, B->rxbuf + 2400, rx, 64);
     g_assert_cmphex(lduw_le_p(rx + 4) & 1, ==, 0);       /* CCK */
-    g_assert_cmphex(rx[RX_FO], ==, 0x0a);
+    g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
 
     /* another channel: B does not hear A */
     phy_w(B, 0x1ce, 0x3c9);                              /* channel 1 */
     post(&a, A, f, len, false, 0x0a, false);
     g_assert_true(wait_reason(A, 0x20000000));
-    rl(A, D11 + XMITSTAT_0);
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x20);
     air_close(&a, 2);
 }
 
 /* ---- hardware crypto: the key table, TX encryption, RX decryption ---- */
 
-#define SH_KTP          0x0056
-#define SH_HOSTF1       0x005e
-#define SH_KEYIDXBLOCK  0x05d4
-#define HF_USEDEFKEYS   0x4000
-#define SHM_DATA_UNAL   0x166
-#define RX_MAC_DEC      0x08
-#define RX_MAC_DECERR   0x10
-
 static void shm_w16(Card *c, uint32_t b, uint16_t v)
 {
-    wl(c, D11 + SHM_CONTROL, (1 << 16) | (b >> 2));
-    ww(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA), v);
+    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 /* b43's key_write(): algorithm block, then the key at KTP * 2 */
@@ -117,7 +115,7 @@ static void key_write(Card *c, unsigned slot, unsigned alg, const uint8_t *k,
     uint8_t key[16] = { 0 };
 
     memcpy(key, k, klen);
-    shm_w16(c, SH_KEYIDXBLOCK + 2 * slot, slot << 4 | alg);
+    shm_w16(c, D11_SHM_SH_KEYIDXBLOCK + 2 * slot, slot << 4 | alg);
     for (int i = 0; i < 16; i += 2) {
         shm_w16(c, 0x400 * 2 + slot * 16 + i, key[i] | key[i + 1] << 8);
     }
@@ -128,17 +126,17 @@ static void keymac_write(Card *c, unsigned slot, const uint8_t *addr)
 {
     unsigned e = slot - 4;
 
-    wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e));
-    wl(c, D11 + SHM_DATA, ldl_le_p(addr));
-    wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e + 1));
-    ww(c, D11 + SHM_DATA, lduw_le_p(addr + 4));
+    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e));
+    wl(c, D11 + A_D11_SHM_DATA, ldl_le_p(addr));
+    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e + 1));
+    ww(c, D11 + A_D11_SHM_DATA, lduw_le_p(addr + 4));
 }
 
 static void set_own_mac(Card *c, const uint8_t *mac)
 {
-    ww(c, D11 + MACFILTER_CTL, 0x20);
+    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
     for (int k = 0; k < 3; k++) {
-        ww(c, D11 + MACFILTER_DATA, mac[2 * k] | (mac[2 * k + 1] << 8));
+        ww(c, D11 + A_D11_MACFILTER_DATA, mac[2 * k] | (mac[2 * k + 1] << 8));
     }
 }
 
@@ -148,17 +146,21 @@ static uint32_t crypt_xfer(Air *a, const uint8_t *f, size_t len,
                            uint32_t *txst)
 {
     Card *A = &a->c[0], *B = &a->c[1];
-    uint32_t before = rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff;
+    uint32_t before =
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
 
     post_ctl(a, A, f, len, mac_ctl, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    *txst = rl(A, D11 + XMITSTAT_0);
-    wl(A, D11 + GEN_IRQ_REASON, 0x20000000);
-    for (int i = 0; i < 50 && (rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff) ==
-                               before; i++) {
-        rl(B, D11 + GEN_IRQ_REASON);
+    *txst = rl(A, D11 + A_D11_XMITSTAT_0);
+    wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    for (int i = 0;
+         i < 50 && (rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) &
+                    0x1fff) == before;
+         i++) {
+        rl(B, D11 + A_D11_GEN_IRQ_REASON);
     }
-    if ((rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff) == before) {
+    if ((rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) ==
+        before) {
         return 0;                                   /* nothing received */
     }
     qtest_memread(a->qts, B->rxbuf + 2400 * *rxs, rx, 2400);
@@ -214,8 +216,8 @@ static void test_crypto(void)
 
     air_open(&a, 2, NULL, false);
     /* b43_security_init(): KTP as the firmware reports it */
-    wl(A, D11 + SHM_CONTROL, (1 << 16) | (SH_KTP >> 2));
-    g_assert_cmphex(rl(A, D11 + SHM_DATA + 0) >> 16, ==, 0x400);
+    wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
+    g_assert_cmphex(rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);
 
     /* CCMP, group-addressed vector: A encrypts exactly as M.6.4 says */
     key_write(A, 1, 3, ccmp_tk, 16);
@@ -225,23 +227,23 @@ static void test_crypto(void)
     g_assert_cmphex(st & 0xf001, ==, 0x1001);           /* sent once */
     g_assert_cmphex(ms, ==, 0x80000000u);               /* B: no key */
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
-    g_assert_cmpmem(rx + RX_FO + 6, 32, ccmp_plain, 32);
-    g_assert_cmpmem(rx + RX_FO + 6 + 32, sizeof(ccmp_air), ccmp_air,
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 32, ccmp_plain, 32);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(ccmp_air), ccmp_air,
                     sizeof(ccmp_air));
 
     /* B with the group key (key ID 0): decrypted in place, MIC kept */
     key_write(B, 0, 3, ccmp_tk, 16);
     ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,
                     &st);
-    g_assert_cmphex(ms, ==, 0x80000000u | RX_MAC_DEC | 0 << 5);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 0 << 5);
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
-    g_assert_cmpmem(rx + RX_FO + 6, n, ccmp_plain, n);
-    g_assert_cmpmem(rx + RX_FO + 6 + n, 12, ccmp_air + 20, 12);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, ccmp_plain, n);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + n, 12, ccmp_air + 20, 12);
     /* a wrong key: DEC | DECERR, b43 drops it */
     key_write(B, 0, 3, other_key, 16);
     ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,
                     &st);
-    g_assert_cmphex(ms, ==, 0x80000000u | RX_MAC_DEC | RX_MAC_DECERR);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | D11_RX_MAC_DECERR);
     key_write(B, 0, 0, other_key, 0);
 
     /* WEP-40, key ID 2, static WEP (USEDEFKEYS) */
@@ -250,14 +252,14 @@ static void test_crypto(void)
     ms = crypt_xfer(&a, wep_plain, n, 0x2 | 1 << 16 | 2 << 20, &rxs, rx,
                     &st);
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 4 + 4);
-    g_assert_cmpmem(rx + RX_FO + 6 + 28, sizeof(wep_air_head), wep_air_head,
-                    sizeof(wep_air_head));
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 28, sizeof(wep_air_head),
+                    wep_air_head, sizeof(wep_air_head));
     key_write(B, 2, 1, wep_key, 5);
-    shm_w16(B, SH_HOSTF1, HF_USEDEFKEYS);
+    shm_w16(B, D11_SHM_SH_HOSTF1, D11_HF_USEDEFKEYS);
     ms = crypt_xfer(&a, wep_plain, n, 0x2 | 1 << 16 | 2 << 20, &rxs, rx,
                     &st);
-    g_assert_cmphex(ms, ==, 0x80000000u | RX_MAC_DEC | 2 << 5);
-    g_assert_cmpmem(rx + RX_FO + 6, n, wep_plain, n);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 2 << 5);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, wep_plain, n);
 
     /* pairwise CCMP A -> B by RCMTA (slot 4 = RCMTA 0), and TKIP */
     n = frame(f, B->mac, A->mac, 40);
@@ -272,13 +274,13 @@ static void test_crypto(void)
     keymac_write(B, 7, A->mac);
     ms = crypt_xfer(&a, f, n, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
     g_assert_cmphex(st & 0xf003, ==, 0x1003);           /* acked */
-    g_assert_cmphex(ms, ==, 0x80000000u | RX_MAC_DEC | 7 << 5);
-    g_assert_cmpmem(rx + RX_FO + 6, n, f, n);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 7 << 5);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
     /* a frame from a station B has no key for: passed undecrypted */
     keymac_write(B, 7, B->mac);
     ms = crypt_xfer(&a, f, n, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0x80000000u);
-    g_assert(memcmp(rx + RX_FO + 6 + 32, f + 32, 40) != 0);
+    g_assert(memcmp(rx + D11_RX_FW598_FO + 6 + 32, f + 32, 40) != 0);
     /* TKIP (hwtkip): RC4 with the mixed key, ICV appended */
     f[24] = 0;
     f[25] = 0x20;
@@ -287,9 +289,9 @@ static void test_crypto(void)
     key_write(B, 6, 2, tkip_tk, 16);
     keymac_write(B, 6, A->mac);
     ms = crypt_xfer(&a, f, n, 0x3 | 2 << 16 | 5 << 20, &rxs, rx, &st);
-    g_assert_cmphex(ms, ==, 0x80000000u | RX_MAC_DEC | 6 << 5);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 6 << 5);
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 4 + 4);
-    g_assert_cmpmem(rx + RX_FO + 6, n, f, n);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
 
     /* the TKIP vector (M.6.3: TSC 1, MIC in the body) through the card */
     {
@@ -309,7 +311,7 @@ static void test_crypto(void)
         ms = crypt_xfer(&a, tkip_plain, sizeof(tkip_plain),
                         0x2 | 2 << 16 | 5 << 20, &rxs, rx, &st);
         g_assert_cmphex(ms, ==, 0x80000000u);           /* B: no key */
-        g_assert_cmpmem(rx + RX_FO + 6 + 32, sizeof(tkip_air_head),
+        g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(tkip_air_head),
                         tkip_air_head, sizeof(tkip_air_head));
         set_own_mac(B, B->mac);
     }
@@ -321,26 +323,26 @@ static void test_crypto(void)
                                 0x3 | 3 << 16 | 53 << 20;
 
         if (k == 2) {
-            shm_w16(A, SH_KTP, 0xfff0);
+            shm_w16(A, D11_SHM_SH_KTP, 0xfff0);
         }
         ms = crypt_xfer(&a, f, n, ctl, &rxs, rx, &st);
         g_assert_cmphex(ms, ==, 0);
         g_assert_cmphex(st & 0xf003, ==, 0x0001);       /* not sent */
     }
     /* a frame too short for its CCMP header */
-    shm_w16(A, SH_KTP, 0x400);
+    shm_w16(A, D11_SHM_SH_KTP, 0x400);
     ms = crypt_xfer(&a, f, 28, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0);
     g_assert_cmphex(st & 0xf003, ==, 0x0001);
     /* garbage in the algorithm block of B: the frame passes as is */
-    shm_w16(B, SH_KEYIDXBLOCK + 2 * 6, 0x6f);
+    shm_w16(B, D11_SHM_SH_KEYIDXBLOCK + 2 * 6, 0x6f);
     ms = crypt_xfer(&a, f, n, 0x3 | 2 << 16 | 5 << 20, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0x80000000u);
     /* both cards still work */
     n = frame(f, B->mac, A->mac, 40);
     ms = crypt_xfer(&a, f, n, 0x3, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0x80000000u);
-    g_assert_cmpmem(rx + RX_FO + 6, n, f, n);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
     air_close(&a, 2);
 }
 
@@ -369,18 +371,20 @@ static void test_erratum(void)
         /* move B's RX ring */
         B->rxring = cases[i].ring;
         for (int k = 0; k < 256; k++) {
-            desc(&a, B->rxring + 16 * k, k == 255 ? DTABLEEND : 0,
-                 RX_BUFSIZE, B->rxbuf + 2400 * k);
+            desc(&a, B->rxring + 16 * k, k == 255 ? D11_DESC_CTL0_DTABLEEND : 0,
+                 D11_RX_FW598_BUFSIZE, B->rxbuf + 2400 * k);
         }
         set_ring(B, 0, true, B->rxring);
-        g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==,
-                        cases[i].cd - 0x10);
+        g_assert_cmphex(rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) &
+                            0x1fff,
+                        ==, cases[i].cd - 0x10);
         len = frame(f, B->mac, A->mac, 8);
         post(&a, A, f, len, true, 0xc, true);
         g_assert_true(wait_reason(B, 0x8000));
         /* b43 would take CD / 16 as the slot: 257 instead of 1 */
-        g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==,
-                        cases[i].cd);
+        g_assert_cmphex(rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) &
+                            0x1fff,
+                        ==, cases[i].cd);
         air_close(&a, 2);
     }
 }
@@ -395,23 +399,25 @@ static void test_rx_full(void)
 
     air_open(&a, 2, NULL, false);
     /* b43 consumed nothing and says slot 2 is its next: 1 free slot */
-    wl(B, D11 + ENG(0) + RXINDEX, 2 * 16);
+    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 2 * 16);
     len = frame(f, B->mac, A->mac, 8);
     for (int i = 0; i < 4; i++) {
         post(&a, A, f, len, true, 0xc, true);
         g_assert_true(wait_reason(A, 0x20000000));
-        rl(A, D11 + XMITSTAT_0);
-        wl(A, D11 + GEN_IRQ_REASON, 0x20000000);
+        rl(A, D11 + A_D11_XMITSTAT_0);
+        wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
     }
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
-    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0x2000, ==, 0x2000);
-    g_assert_cmphex(rl(B, D11 + DMA_REASON(0)) & 0xdc00, ==, 0);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(rl(B, D11 + D11_DMA_REASON(0)) & 0x2000, ==, 0x2000);
+    g_assert_cmphex(rl(B, D11 + D11_DMA_REASON(0)) & 0xdc00, ==, 0);
     /* the driver frees slots: reception resumes */
-    wl(B, D11 + DMA_REASON(0), 0x12000);
-    wl(B, D11 + ENG(0) + RXINDEX, 1 * 16);
+    wl(B, D11 + D11_DMA_REASON(0), 0x12000);
+    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 1 * 16);
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(B, 0x8000));
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x20);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x20);
     air_close(&a, 2);
 }
 
@@ -419,13 +425,16 @@ static void test_rx_full(void)
 static void expect_tx_error(Air *a, Card *c, uint32_t reason, unsigned code)
 {
     g_assert_true(wait_reason(c, 0x8000));
-    g_assert_cmphex(rl(c, D11 + DMA_REASON(1)) & 0xdc00, ==, reason);
-    g_assert_cmphex(rl(c, D11 + ENG(1) + TXSTATUS) >> 28, ==, 3);  /* STOP */
-    g_assert_cmphex(rl(c, D11 + ENG(1) + TXERROR) >> 28, ==, code);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_REASON(1)) & 0xdc00, ==, reason);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) >> 28,
+                    ==, 3); /* STOP */
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXERROR) >> 28,
+                    ==, code);
     /* b43's reset path: disable, state DISABLED, re-setup */
-    wl(c, D11 + DMA_REASON(1), 0xdc00);
-    wl(c, D11 + ENG(1) + TXCTL, 0);
-    g_assert_cmphex(rl(c, D11 + ENG(1) + TXSTATUS) >> 28, ==, 0);
+    wl(c, D11 + D11_DMA_REASON(1), 0xdc00);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) >> 28,
+                    ==, 0);
     set_ring(c, 1, false, c->txring);
     c->txslot = 0;
 }
@@ -442,45 +451,47 @@ static void test_bad_descriptors(void)
     len = frame(f, a.c[1].mac, A->mac, 8);
 
     /* zero length */
-    desc(&a, A->txring, SOF | EOF_, 0, A->txbuf);
-    wl(A, D11 + ENG(1) + TXINDEX, 0x10);
+    desc(&a, A->txring, D11_DESC_CTL0_SOF | D11_DESC_CTL0_EOF, 0, A->txbuf);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x10);
     expect_tx_error(&a, A, 0x1000, 1);
 
     /* self-linked: one descriptor that ends the table, TXINDEX off it */
     qtest_memwrite(a.qts, A->txbuf + 256, f, len);
-    desc(&a, A->txring, SOF | EOF_ | DTABLEEND, len, A->txbuf + 256);
-    wl(A, D11 + ENG(1) + TXINDEX, 0x10);
+    desc(&a, A->txring,
+         D11_DESC_CTL0_SOF | D11_DESC_CTL0_EOF | D11_DESC_CTL0_DTABLEEND, len,
+         A->txbuf + 256);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x10);
     expect_tx_error(&a, A, 0x1000, 1);
     /* it went out at most one ring lap's worth of times */
-    for (int i = 0; rl(A, D11 + XMITSTAT_0) & 1; i++) {
+    for (int i = 0; rl(A, D11 + A_D11_XMITSTAT_0) & 1; i++) {
         g_assert_cmpint(i, <, 512);
     }
 
     /* past the ring end: no DTABLEEND anywhere, chain never ends */
     for (int k = 0; k < 512; k++) {
-        desc(&a, A->txring + 16 * k, k ? 0 : SOF, 4, A->txbuf);
+        desc(&a, A->txring + 16 * k, k ? 0 : D11_DESC_CTL0_SOF, 4, A->txbuf);
     }
-    wl(A, D11 + ENG(1) + TXINDEX, 0x1ff0);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x1ff0);
     expect_tx_error(&a, A, 0x1000, 1);
 
     /* buffer pointing at the card's own BAR0: blocked, data error */
     qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0);
     bar = qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0) & ~0xfull;
     bar |= (uint64_t)qpci_config_readl(A->dev, PCI_BASE_ADDRESS_1) << 32;
-    desc(&a, A->txring, SOF, TXH_LEN, bar);
-    desc(&a, A->txring + 16, EOF_, len, bar + 0x100);
-    wl(A, D11 + ENG(1) + TXINDEX, 0x20);
+    desc(&a, A->txring, D11_DESC_CTL0_SOF, D11_TXH_LEN, bar);
+    desc(&a, A->txring + 16, D11_DESC_CTL0_EOF, len, bar + 0x100);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x20);
     expect_tx_error(&a, A, 0x800, 3);
 
     /* the ring itself in BAR0: descriptor read error */
     set_ring(A, 1, false, bar);
-    wl(A, D11 + ENG(1) + TXINDEX, 0x20);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x20);
     expect_tx_error(&a, A, 0x400, 4);
 
     /* the engine works again afterwards */
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     air_close(&a, 2);
 }
 
@@ -502,19 +513,21 @@ static void test_bad_frames(void)
     len = frame(big, B->mac, A->mac, 2400);
     post(&a, A, big, len, true, 0xc, true);
     expect_tx_error(&a, A, 0x1000, 1);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0), ==, 0);
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0);
     /* truncated: 8 bytes after the TX header */
     len = frame(f, B->mac, A->mac, 0);
     post(&a, A, f, 8, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 1);
     g_assert_cmphex((st >> 12) & 0xf, ==, 0);            /* never sent */
     /* the smallest frame the air carries (10 bytes) gets through */
     post(&a, A, f, 10, false, 0xc, true);
     g_assert_true(wait_reason(B, 0x8000));
-    g_assert_cmphex(rl(B, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
     air_close(&a, 2);
 }
 
@@ -557,12 +570,12 @@ static void test_hostile_to_ap(void)
     cd = 0;
     for (int i = 0; i < 200 && cd < 0x20; i++) {
         qtest_clock_step(a.qts, 1000 * 1000);
-        cd = rl(A, D11 + ENG(0) + RXSTATUS) & 0x1fff;
+        cd = rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
     }
     g_assert_cmphex(cd, >=, 0x20);
     for (uint32_t k = 0, deauth = 0; k < cd / 16; k++) {
         qtest_memread(a.qts, A->rxbuf + 2400 * k, rx, sizeof(rx));
-        deauth += rx[RX_FO + 6] == 0xc0;
+        deauth += rx[D11_RX_FW598_FO + 6] == 0xc0;
         if (k == cd / 16 - 1) {
             g_assert_cmpuint(deauth, >=, 1);
         }
@@ -683,7 +696,6 @@ static void test_hostile_eapol(void)
  * 0x200 + 0x20 n (TXCTL 0, TXRING 4, TXINDEX 8, TXSTATUS 0xC, RX +0x10),
  * 8-byte descriptors with the translation 0x40000000 in the address.
  */
-#define E32(n)          (0x200 + 0x20 * (n))
 
 static void desc32(Air *a, uint64_t at, uint32_t ctl, uint32_t len,
                    uint32_t addr)
@@ -700,7 +712,7 @@ static void test_dma32(void)
 {
     Air a;
     Card *A = &a.c[0], *B = &a.c[1];
-    uint8_t h[TXH_LEN] = { 0 }, f[128], rx[256];
+    uint8_t h[D11_TXH_LEN] = { 0 }, f[128], rx[256];
     size_t len;
     uint32_t st;
 
@@ -715,16 +727,20 @@ static void test_dma32(void)
     for (int i = 0; i < 2; i++) {
         Card *c = &a.c[i];
 
-        wl(c, D11 + E32(1), 0x801);                     /* TX engine 1 */
-        wl(c, D11 + E32(1) + 4, (c->txring & 0x3fffffff) | 0x40000000);
+        wl(c, D11 + D11_DMA32_ENGINE(1), 0x801); /* TX engine 1 */
+        wl(c, D11 + D11_DMA32_ENGINE(1) + 4,
+           (c->txring & 0x3fffffff) | 0x40000000);
         for (int k = 0; k < 256; k++) {
-            desc32(&a, c->rxring + 8 * k, k == 255 ? DTABLEEND : 0,
-                   RX_BUFSIZE, c->rxbuf + 2400 * k);
+            desc32(&a, c->rxring + 8 * k,
+                   k == 255 ? D11_DESC_CTL0_DTABLEEND : 0, D11_RX_FW598_BUFSIZE,
+                   c->rxbuf + 2400 * k);
         }
-        wl(c, D11 + E32(0) + 0x10, 0x801 | RX_FO << 1);
-        wl(c, D11 + E32(0) + 0x14, (c->rxring & 0x3fffffff) | 0x40000000);
-        wl(c, D11 + E32(0) + 0x18, 256 * 8);
-        g_assert_cmphex(rl(c, D11 + E32(0) + 0x1c) & 0xf000, ==, 0x2000);
+        wl(c, D11 + D11_DMA32_ENGINE(0) + 0x10, 0x801 | D11_RX_FW598_FO << 1);
+        wl(c, D11 + D11_DMA32_ENGINE(0) + 0x14,
+           (c->rxring & 0x3fffffff) | 0x40000000);
+        wl(c, D11 + D11_DMA32_ENGINE(0) + 0x18, 256 * 8);
+        g_assert_cmphex(rl(c, D11 + D11_DMA32_ENGINE(0) + 0x1c) & 0xf000, ==,
+                        0x2000);
     }
     len = frame(f, B->mac, A->mac, 64);
     stl_le_p(h, 0x3);
@@ -733,19 +749,20 @@ static void test_dma32(void)
     h[0x70] = 0xc;
     qtest_memwrite(a.qts, A->txbuf, h, sizeof(h));
     qtest_memwrite(a.qts, A->txbuf + 256, f, len);
-    desc32(&a, A->txring, SOF, TXH_LEN, A->txbuf);
-    desc32(&a, A->txring + 8, EOF_ | IRQ, len, A->txbuf + 256);
-    wl(A, D11 + E32(1) + 8, 16);                        /* TXINDEX */
+    desc32(&a, A->txring, D11_DESC_CTL0_SOF, D11_TXH_LEN, A->txbuf);
+    desc32(&a, A->txring + 8, D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len,
+           A->txbuf + 256);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 8, 16); /* TXINDEX */
     g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 3);
     g_assert_cmphex(st >> 16, ==, 0x2000);
-    g_assert_cmphex(rl(A, D11 + E32(1) + 0xc) & 0xfff, ==, 16);
+    g_assert_cmphex(rl(A, D11 + D11_DMA32_ENGINE(1) + 0xc) & 0xfff, ==, 16);
     g_assert_true(wait_reason(B, 0x8000));
-    g_assert_cmphex(rl(B, D11 + E32(0) + 0x1c) & 0xfff, ==, 8);
+    g_assert_cmphex(rl(B, D11 + D11_DMA32_ENGINE(0) + 0x1c) & 0xfff, ==, 8);
     qtest_memread(a.qts, B->rxbuf, rx, sizeof(rx));
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + len + 4);
-    g_assert_cmpmem(rx + RX_FO + 6, len, f, len);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
     air_close(&a, 2);
 }
 
@@ -786,7 +803,8 @@ static void test_hostile_peer(void)
     peer_send(fd, buf, n);
 
     g_assert_true(wait_reason(A, 0x8000));
-    g_assert_cmphex(rl(A, D11 + ENG(0) + RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_cmphex(
+        rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
     r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': "
                   "{ 'path': '/objects/air0', 'property': 'rx-rejected' } }");
     g_assert_cmpint(qdict_get_int(r, "return"), ==, 5);
@@ -795,7 +813,7 @@ static void test_hostile_peer(void)
     n = frame(buf, peer_sta, A->mac, 50);
     post(&a, A, buf, n, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     peer_close(&a, &peer);
 }
 
@@ -803,16 +821,16 @@ static void test_hostile_peer(void)
 
 static uint32_t txstat(Card *c)
 {
-    if (!(rl(c, D11 + GEN_IRQ_REASON) & 0x20000000)) {
+    if (!(rl(c, D11 + A_D11_GEN_IRQ_REASON) & 0x20000000)) {
         return 0;
     }
-    wl(c, D11 + GEN_IRQ_REASON, 0x20000000);
-    return rl(c, D11 + XMITSTAT_0);
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    return rl(c, D11 + A_D11_XMITSTAT_0);
 }
 
 static uint32_t rx_cd(Card *c)
 {
-    return rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff;
+    return rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
 }
 
 static const uint8_t nobody[6] = { 2, 9, 9, 9, 9, 9 };
@@ -866,7 +884,7 @@ static void test_airtime(void)
 
 static uint32_t tx_cd(Card *c)
 {
-    return rl(c, D11 + ENG(1) + TXSTATUS) & 0x1fff;
+    return rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff;
 }
 
 /*
@@ -898,19 +916,19 @@ static void test_tx_fifo(void)
     }
     /* no virtual time has passed: 32 fetched, nothing reported */
     g_assert_cmphex(tx_cd(A), ==, 32 * 32);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     g_assert_cmphex(rx_cd(B), ==, 0);
     /* the first exchange is over by 345 us, the second not (test_airtime) */
     qtest_clock_step(a.qts, 345 * 1000);
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st >> 16, ==, cookie[0]);
     g_assert_cmphex(st & 3, ==, 3);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     g_assert_cmphex(tx_cd(A), ==, 33 * 32);     /* room for one more */
     g_assert_cmphex(rx_cd(B), ==, 0x10);
     /* the rest, in order, every one acknowledged */
     qtest_clock_step(a.qts, 40 * 400 * 1000);
-    for (n = 1; (st = rl(A, D11 + XMITSTAT_0)) & 1; n++) {
+    for (n = 1; (st = rl(A, D11 + A_D11_XMITSTAT_0)) & 1; n++) {
         g_assert_cmpint(n, <, 40);
         g_assert_cmphex(st >> 16, ==, cookie[n]);
         g_assert_cmphex(st & 3, ==, 3);
@@ -931,13 +949,14 @@ static void test_tx_fifo(void)
     g_assert_cmphex(tx_cd(A), ==, 72 * 32);
     bar = qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0) & ~0xfull;
     bar |= (uint64_t)qpci_config_readl(A->dev, PCI_BASE_ADDRESS_1) << 32;
-    desc(&a, A->txring + 16 * A->txslot, SOF, TXH_LEN, bar);
-    desc(&a, A->txring + 16 * (A->txslot + 1), EOF_, len, bar + 0x100);
+    desc(&a, A->txring + 16 * A->txslot, D11_DESC_CTL0_SOF, D11_TXH_LEN, bar);
+    desc(&a, A->txring + 16 * (A->txslot + 1), D11_DESC_CTL0_EOF, len,
+         bar + 0x100);
     A->txslot += 2;
-    wl(A, D11 + ENG(1) + TXINDEX, A->txslot * 16);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
     g_assert_cmphex(tx_cd(A), ==, 72 * 32);             /* FIFO full */
     qtest_clock_step(a.qts, 345 * 1000);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 1, ==, 1);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 1);
     expect_tx_error(&a, A, 0x800, 3);
 
     /* frames in the FIFO of an engine that is reset: no status */
@@ -946,14 +965,14 @@ static void test_tx_fifo(void)
     }
     /* the 31 frames of before the reset still take FIFO room: one fits */
     g_assert_cmphex(tx_cd(A), ==, 1 * 32);
-    wl(A, D11 + ENG(1) + TXCTL, 0);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
     set_ring(A, 1, false, A->txring);
     A->txslot = 0;
     cookie[0] = post(&a, A, f, len, true, 0xc, true);
     qtest_clock_step(a.qts, 40 * 400 * 1000);
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st >> 16, ==, cookie[0]);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     g_assert_cmphex(tx_cd(A), ==, 32);
     air_close(&a, 2);
 }
@@ -988,7 +1007,7 @@ static void test_tx_fifo_migration(void)
                          0xc, true);
     }
     g_assert_cmphex(tx_cd(A), ==, 3 * 32);
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     r = qtest_qmp(a.qts, "{ 'execute': 'migrate', 'arguments': "
                   "{ 'uri': %s } }", uri_out);
     qobject_unref(r);
@@ -1009,13 +1028,13 @@ static void test_tx_fifo_migration(void)
     D.bar0 = A->bar0;               /* config space migrated */
     g_assert_cmphex(tx_cd(&D), ==, 3 * 32);
     for (int i = 0; i < 3; i++) {
-        st = rl(&D, D11 + XMITSTAT_0);
+        st = rl(&D, D11 + A_D11_XMITSTAT_0);
         g_assert_cmphex(st >> 16, ==, cookie[i]);
         g_assert_cmphex(st & 3, ==, 1);                 /* not acked */
         g_assert_cmphex((st >> 12) & 0xf, ==, 1);
     }
     qtest_clock_step(d, 10 * 1000 * 1000);
-    g_assert_cmphex(rl(&D, D11 + XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rl(&D, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     g_free(D.dev);
     qpci_free_pc(bus);
     qtest_quit(d);
@@ -1073,7 +1092,7 @@ static void test_collision(void)
 /* a third card in monitor mode: MACCTL KEEP_CTL + BEACPROMISC (+ KEEP_BAD) */
 static void monitor(Card *c, bool bad)
 {
-    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 0x00500000 |
+    wl(c, D11 + A_D11_MACCTL, rl(c, D11 + A_D11_MACCTL) | 0x00500000 |
        (bad ? 0x00800000 : 0));
 }
 
@@ -1098,20 +1117,20 @@ static void test_ack_frames(void)
     len = frame(f, B->mac, A->mac, 100);
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     /* the monitor: the data frame, then the ACK (FC 0xd4, RA = A) */
     g_assert_true(wait_reason(M, 0x8000));
     for (int i = 0; i < 200 && rx_cd(M) < 0x20; i++) {
-        rl(M, D11 + GEN_IRQ_REASON);
+        rl(M, D11 + A_D11_GEN_IRQ_REASON);
     }
     g_assert_cmphex(rx_cd(M), ==, 0x20);
     qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
-    g_assert_cmpmem(rx + RX_FO + 6, 64, f, 64);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 64, f, 64);
     qtest_memread(a.qts, M->rxbuf + 2400, rx, sizeof(rx));
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + 10 + 4);
-    g_assert_cmphex(rx[RX_FO + 6], ==, 0xd4);
-    g_assert_cmpmem(rx + RX_FO + 6 + 4, 6, A->mac, 6);
-    g_assert_cmphex(rx[RX_FO] & 0xf, ==, 0x9);          /* 24 Mb/s */
+    g_assert_cmphex(rx[D11_RX_FW598_FO + 6], ==, 0xd4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 4, 6, A->mac, 6);
+    g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0x9);          /* 24 Mb/s */
     /* A (no KEEP_CTL) and B: no control frames, B only the data */
     g_assert_cmphex(rx_cd(A), ==, 0);
     g_assert_cmphex(rx_cd(B), ==, 0x10);
@@ -1156,35 +1175,35 @@ static void test_bad_fcs(void)
     len = frame(f, B->mac, A->mac, 100);
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + XMITSTAT_0);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 1);                     /* not acked */
     g_assert_cmphex((st >> 12) & 0xf, ==, 4);
     g_assert_true(wait_reason(M, 0x8000));
     for (int i = 0; i < 200 && rx_cd(M) < 0x40; i++) {
-        rl(M, D11 + GEN_IRQ_REASON);
+        rl(M, D11 + A_D11_GEN_IRQ_REASON);
     }
     g_assert_cmphex(rx_cd(M), ==, 0x40);                /* 4 attempts */
     g_assert_cmphex(rx_cd(B), ==, 0);
     qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
     g_assert_cmphex(ldl_le_p(rx + 0x10) & 1, ==, 1);    /* FCSERR */
-    g_assert_cmpmem(rx + RX_FO + 6, len, f, len);
-    g_assert_cmphex((uint32_t)ldl_le_p(rx + RX_FO + 6 + len), ==,
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
+    g_assert_cmphex((uint32_t)ldl_le_p(rx + D11_RX_FW598_FO + 6 + len), ==,
                     ~fcs32(f, len));
     g_assert_cmpuint(medium_get(&a, "fcs-errors"), ==, 4);
     g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
 
     /* the monitor no longer asks: nothing more */
-    wl(M, D11 + MACCTL, rl(M, D11 + MACCTL) & ~0x00800000);
+    wl(M, D11 + A_D11_MACCTL, rl(M, D11 + A_D11_MACCTL) & ~0x00800000);
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    rl(A, D11 + XMITSTAT_0);
+    rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(rx_cd(M), ==, 0x40);
 
     /* a clean air: acknowledged at once, the FCS is right again */
     medium_set(&a, "fcs-error-rate", 0);
     post(&a, A, f, len, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     g_assert_cmphex(rx_cd(B), ==, 0x10);
     air_close(&a, 3);
 }
@@ -1218,7 +1237,7 @@ static void test_hostile_peer_airtime(void)
     }
     /* the link is read in the main loop: let it catch up */
     for (int i = 0; i < 50; i++) {
-        rl(A, D11 + GEN_IRQ_REASON);
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);
         qtest_clock_step(a.qts, 1);
     }
     g_assert_cmpuint(medium_get(&a, "rx-rejected"), ==, 1);
@@ -1259,7 +1278,6 @@ static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
  */
 static void test_remote_arq(void)
 {
-    struct timeval tv = { .tv_sec = 10 };
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
     Air a;
@@ -1270,17 +1288,12 @@ static void test_remote_arq(void)
     int fd;
 
     fd = peer_open(&a, &peer, NULL);
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-
-    /* the peer's station makes itself heard */
-    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
-    peer_send(fd, buf, n);
-    g_assert_true(wait_reason(A, 0x8000));
+    peer_heard(fd, A);
 
     n = frame(buf, peer_sta, A->mac, 50);
     post(&a, A, buf, n, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);   /* acked */
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);   /* acked */
     n = peer_recv_data(&a, fd, out, 8192);
     seq1 = lduw_be_p(out + 14 + 46);
     g_assert_cmphex(seq1, !=, 0);
@@ -1307,13 +1320,12 @@ static void test_remote_arq(void)
     stw_be_p(buf + 14 + 46, seq2);
     peer_send(fd, buf, n);
     for (int i = 0; i < 20; i++) {
-        rl(A, D11 + GEN_IRQ_REASON);
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);
     }
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
     g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
     peer_close(&a, &peer);
 }
-
 
 int main(int argc, char **argv)
 {

@@ -30,9 +30,9 @@
 static void tx_status(Card *c, uint32_t *w0, uint32_t *w1)
 {
     g_assert_true(wait_reason(c, 0x20000000));
-    *w0 = rl(c, D11 + XMITSTAT_0);
-    *w1 = rl(c, D11 + XMITSTAT_1);
-    wl(c, D11 + GEN_IRQ_REASON, 0x20000000);
+    *w0 = rl(c, D11 + A_D11_XMITSTAT_0);
+    *w1 = rl(c, D11 + A_D11_XMITSTAT_1);
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
 }
 
 /* post @len bytes as one SOF|EOF descriptor: a "frame" of any length */
@@ -42,9 +42,10 @@ static void post_raw(Air *a, Card *c, const uint8_t *buf, size_t len)
     uint64_t hb = c->txbuf + slot * 4096;
 
     qtest_memwrite(a->qts, hb, buf, len);
-    desc(a, c->txring + 16 * slot, SOF | EOF_ | IRQ, len, hb);
+    desc(a, c->txring + 16 * slot,
+         D11_DESC_CTL0_SOF | D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len, hb);
     c->txslot = slot + 1;
-    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
 }
 
 /*
@@ -57,7 +58,7 @@ static void test_tx_short(void)
 {
     Air a;
     Card *A = &a.c[0], *B = &a.c[1];
-    uint8_t f[TXH_LEN + 64];
+    uint8_t f[D11_TXH_LEN + 64];
     uint32_t w0, w1;
     uint16_t cookie;
     size_t len;
@@ -83,8 +84,8 @@ static void test_tx_short(void)
         stl_le_p(f, 0x2);                   /* no ACK wanted */
         stw_le_p(f + 0x4c, 0x2a00 | flen);
         f[0x70] = 0xc;
-        frame(f + TXH_LEN, B->mac, A->mac, 0);
-        post_raw(&a, A, f, TXH_LEN + flen);
+        frame(f + D11_TXH_LEN, B->mac, A->mac, 0);
+        post_raw(&a, A, f, D11_TXH_LEN + flen);
         tx_status(A, &w0, &w1);
         g_assert_cmphex(w0 >> 16, ==, 0x2a00 | flen);
         g_assert_cmphex(w0 & 1, ==, 1);
@@ -103,7 +104,6 @@ static void test_tx_short(void)
  */
 static void test_arq_short(void)
 {
-    struct timeval tv = { .tv_sec = 10 };
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
     Air a;
@@ -113,18 +113,14 @@ static void test_arq_short(void)
     int fd;
 
     fd = peer_open(&a, &peer, NULL);
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    /* the peer's station makes itself heard */
-    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
-    peer_send(fd, buf, n);
-    g_assert_true(wait_reason(A, 0x8000));
+    peer_heard(fd, A);
 
     /* 10 bytes to it: acknowledged (it lives over there), not kept */
     frame(buf, peer_sta, A->mac, 0);
     post(&a, A, buf, 10, true, 0xc, true);
     g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + XMITSTAT_0) & 3, ==, 3);
-    wl(A, D11 + GEN_IRQ_REASON, 0x20000000);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
     n = peer_recv(fd, out, 8192);
     g_assert_cmpuint(n, ==, 14 + 48 + 10);
     /* the peer's ACK naming it: nothing to match (and nothing read) */
@@ -135,7 +131,7 @@ static void test_arq_short(void)
     stw_be_p(buf + 14 + 46, lduw_be_p(out + 14 + 46));
     peer_send(fd, buf, 14 + 48 + 10);
     for (int i = 0; i < 20; i++) {
-        rl(A, D11 + GEN_IRQ_REASON);
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);
     }
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
     g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
@@ -201,17 +197,9 @@ static void test_unplug_by_dma(void)
 
     for (int i = 0; i < 2; i++) {
         Card *c = &a.c[i];
-        uint64_t base = 0x1000000ull * (i + 1);
 
-        memset(c->mac, 0, 6);
-        c->mac[0] = 2;
-        c->mac[5] = i + 1;
-        c->txring = base;
-        c->rxring = base + 0x2000;
-        c->txbuf = base + 0x10000;
-        c->rxbuf = base + 0x100000;
-        c->txslot = 0;
-        c->devfn = i ? QPCI_DEVFN(5, 0) : 1 << 8;      /* bus 1, 00.0 */
+        /* card 0 behind the root port: bus 1, 00.0 */
+        card_layout(c, i, 0, i ? QPCI_DEVFN(5, 0) : 1 << 8);
         card_up(&a, c, i);
         if (!i) {
             g_assert_cmpuint(a.bus->mmio_alloc_ptr, <=, win + 0x100000);
@@ -223,18 +211,19 @@ static void test_unplug_by_dma(void)
     post(&a, B, f, len, true, 0xc, true);
     g_assert_true(wait_reason(V, 0x8000));
     g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 3);
-    wl(B, D11 + GEN_IRQ_REASON, 0x20000000);
+    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
 
     /* its next RX buffer: the root port's Slot Control register */
-    desc(&a, V->rxring + 16, 0, RX_BUFSIZE,
+    desc(&a, V->rxring + 16, 0, D11_RX_FW598_BUFSIZE,
          ECAM_BASE + (RP_SLOT << 15) + cap + PCI_EXP_SLTCTL);
     len = frame(f, V->mac, B->mac, 0x700 - 6 - 4 - 24);
     g_assert_cmpuint(len, ==, 1782);
     post(&a, B, f, len, true, 0xc, true);
     g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 3);  /* it was there */
-    wl(B, D11 + GEN_IRQ_REASON, 0x20000000);
+    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==,
+                    3); /* it was there */
+    wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
     for (int i = 0; i < 20; i++) {
         qtest_clock_step(a.qts, 1000 * 1000);
     }
@@ -251,7 +240,7 @@ static void test_unplug_by_dma(void)
     len = frame(f, V->mac, B->mac, 40);
     post(&a, B, f, len, true, 0xc, true);
     g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + XMITSTAT_0) & 3, ==, 1);
+    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 1);
     g_free(V->dev);
     g_free(B->dev);
     g_free(mch);
@@ -300,9 +289,9 @@ static void assoc_from(Air *a, Card *c, const uint8_t *sa)
 /* restart @c's RX ring at its first buffer */
 static void rx_rewind(Card *c)
 {
-    wl(c, D11 + ENG(0) + RXCTL, 0);
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 0);
     set_ring(c, 0, true, c->rxring);
-    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
 }
 
 /* frames in @c's RX ring matching fc0 (and to @da, if given) */
@@ -313,12 +302,13 @@ typedef struct {
 
 static RxScan rx_scan(Air *a, Card *c, uint8_t fc0, const uint8_t *da)
 {
-    unsigned cd = (rl(c, D11 + ENG(0) + RXSTATUS) & 0x1fff) / 16;
-    uint8_t rx[RX_BUFSIZE];
+    unsigned cd =
+        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
     RxScan sc = { 0, -1 };
 
     for (unsigned k = 0; k < cd; k++) {
-        const uint8_t *f = rx + RX_FO + 6;
+        const uint8_t *f = rx + D11_RX_FW598_FO + 6;
         size_t len;
 
         qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
@@ -343,7 +333,7 @@ static void run_ms(Air *a, Card *c, unsigned ms)
 {
     for (unsigned i = 0; i < ms / 10; i++) {
         qtest_clock_step(a->qts, 10 * 1000 * 1000);
-        rl(c, D11 + GEN_IRQ_REASON);
+        rl(c, D11 + A_D11_GEN_IRQ_REASON);
     }
 }
 
@@ -402,7 +392,7 @@ static void test_ap_auth_flood(void)
      */
     run_ms(&a, A, 29000);
     rx_rewind(A);
-    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) | MACCTL_PROMISC);
+    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
     run_ms(&a, A, 2000);
     sc = rx_scan(&a, A, 0xc0, NULL);
     g_assert_cmpuint(sc.count, >=, 31);
@@ -446,9 +436,9 @@ static void test_ap_inactivity(void)
     g_assert_cmpuint(sc.count, ==, 0);
 
     /* the station stops answering (MAC off): the next poll drops it */
-    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) & ~MACCTL_ENABLED);
+    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) & ~MACCTL_ENABLED);
     run_ms(&a, A, 3000);
-    wl(A, D11 + MACCTL, rl(A, D11 + MACCTL) | MACCTL_ENABLED);
+    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_ENABLED);
     /* its data now gets a deauthentication: class 3 from a stranger */
     rx_rewind(A);
     n = mgmt(f, 0x08, A->mac);

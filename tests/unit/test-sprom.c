@@ -29,7 +29,7 @@ static uint8_t ref_crc(const uint16_t *w, unsigned n)
     return crc ^ 0xff;
 }
 
-/* Vectors of contract-bcma.md 5.3, computed with the kernel's table. */
+/* Vectors computed with the kernel's table (bcma/sprom.c bcma_crc8()). */
 static void test_crc_vectors(void)
 {
     uint16_t w[BCM_SPROM_WORDS_R4];

@@ -14,6 +14,7 @@
 #include "qemu/log.h"
 #include "qemu/module.h"
 #include "qapi/error.h"
+#include "hw/irq.h"
 #include "hw/pci/msi.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
@@ -53,19 +54,34 @@ static const char *bcm4331_cfg_name(uint32_t addr)
     }
 }
 
-void bcm4331_update_irq(Bcm4331State *s)
+/*
+ * INTA#: the backplane interrupt of any core whose line is up and which
+ * config 0x94 (BCMA_PCI_IRQMASK, bit 8 + core index) routes to the host.
+ */
+static void bcm4331_update_intx(Bcm4331State *s)
 {
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t mask = pci_get_long(pd->config + BCMA_PCI_IRQMASK);
-    int core = bcma_core_index(s, BCMA_CORE_80211);
-    /* INTA# = 802.11 core interrupt pending, routed by config 0x94 */
-    int level = d11_irq_pending(s) && (mask & BIT(8 + core));
+    int level = (s->core_irq_level & (mask >> 8)) != 0;
 
     if (!DEVICE(s)->realized) {
         return;                 /* unplugged: no config space, no pin */
     }
     trace_bcm4331_bcma_irq(level, mask);
     pci_set_irq(pd, level);
+}
+
+/* the interrupt line of core @n (a GPIO input of the card) */
+static void bcm4331_core_irq(void *opaque, int n, int level)
+{
+    Bcm4331State *s = opaque;
+
+    if (level) {
+        s->core_irq_level |= BIT(n);
+    } else {
+        s->core_irq_level &= ~BIT(n);
+    }
+    bcm4331_update_intx(s);
 }
 
 static bool ranges_overlap32(uint32_t addr, int len, uint32_t reg)
@@ -96,7 +112,7 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
         trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(s, w));
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_IRQMASK)) {
-        bcm4331_update_irq(s);
+        bcm4331_update_intx(s);
     }
 }
 
@@ -190,6 +206,12 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
     pci_set_byte(c + PCI_INTERRUPT_PIN, 1);  /* INTA#: bcma uses INTx only */
 
+    /* each core's interrupt line; the 802.11 core's is the MAC's */
+    qdev_init_gpio_in_named(DEVICE(s), bcm4331_core_irq, "core-irq",
+                            BCMA_MAX_CORES);
+    s->mac.irq = qdev_get_gpio_in_named(DEVICE(s), "core-irq",
+                                        bcma_core_index(s, BCMA_CORE_80211));
+
     memory_region_init_io(&s->bar0, OBJECT(s), &bcm4331_bar0_ops, s,
                           "bcm4331-bar0", BCM4331_BAR0_SIZE);
     pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
@@ -220,6 +242,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
                  PCI_PM_CTRL_STATE_MASK);
 
     d11_dma_init(s);
+    d11_xmit_init(s);
     bcm_fw_init(s);
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
@@ -227,6 +250,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 
 static void bcm4331_pci_exit(PCIDevice *pd)
 {
+    d11_xmit_exit(BCM4331_PCI(pd));
     d11_dma_exit(BCM4331_PCI(pd));
     bcm_fw_exit(BCM4331_PCI(pd));
     msi_uninit(pd);
@@ -258,17 +282,19 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
 
 static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
 {
+    /* the cores' lines follow their reset state: all low */
+    d11_update_irq(BCM4331_PCI(obj));
     pci_irq_deassert(PCI_DEVICE(obj));
 }
 
 static int bcm4331_post_load(void *opaque, int version_id)
 {
-    int ret = d11_dma_post_load(opaque);
+    int ret = d11_xmit_post_load(opaque);
 
     if (ret) {
         return ret;
     }
-    bcm4331_update_irq(opaque);
+    d11_update_irq(opaque);         /* the line and INTA#, recomputed */
     bcm_fw_tbtt_update(opaque);     /* the TBTT timer follows the TSF */
     d11_dma_kick(opaque);           /* frames posted before the move */
     return 0;
@@ -318,6 +344,13 @@ static void bcm4331_get_frequency(Object *obj, Visitor *v, const char *name,
     uint32_t f = BCM4331_PCI(obj)->phy.freq_mhz;
 
     visit_type_uint32(v, name, &f, errp);
+}
+
+static void bcm4331_get_rx_dropped(Object *obj, Visitor *v,
+                                   const char *name, void *opaque,
+                                   Error **errp)
+{
+    visit_type_uint64(v, name, &BCM4331_PCI(obj)->mac.rx_dropped, errp);
 }
 
 static const Property bcm4331_properties[] = {
@@ -392,6 +425,11 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
                               bcm4331_get_frequency, NULL, NULL, NULL);
     object_class_property_set_description(klass, "frequency",
         "read-only: the tuned frequency in MHz (0 = not tuned yet)");
+    object_class_property_add(klass, "rx-dropped", "uint64",
+                              bcm4331_get_rx_dropped, NULL, NULL, NULL);
+    object_class_property_set_description(klass, "rx-dropped",
+        "read-only: frames from the air the card dropped since power-on "
+        "(RX ring full, or a buffer too small for the frame)");
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",

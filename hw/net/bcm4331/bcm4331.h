@@ -17,8 +17,9 @@
 #include "net/net.h"
 #include "qom/object.h"
 #include "hw/net/wifi/medium.h"
-#include "bcma-regs.h"
-#include "d11-regs.h"
+#include "hw/net/wifi/crypto.h"
+#include "hw/net/bcm4331/bcma-regs.h"
+#include "hw/net/bcm4331/d11-regs.h"
 #include "sprom.h"
 
 #define TYPE_BCM4331_PCI "bcm4331"
@@ -37,28 +38,19 @@ OBJECT_DECLARE_SIMPLE_TYPE(Bcm4331State, BCM4331_PCI)
 /*
  * Capabilities: PM at 0x40 -> MSI at 0x58 -> PCIe (v1) at 0xD0.  The
  * Broadcom vendor registers 0x80..0xBB must stay plain read/write config
- * space (contract-bcma.md section 1.3), so no capability may overlap them.
+ * space (bcma/host_pci.c, bcma_regs.h), so no capability may overlap them.
  */
 #define BCM4331_CAP_PM              0x40
 #define BCM4331_CAP_MSI             0x58
 #define BCM4331_CAP_PCIE            0xd0
 
-/* Broadcom vendor config registers (include/linux/bcma/bcma_regs.h) */
-#define BCMA_PCI_BAR0_WIN           0x80    /* BAR0 0x0000 sliding window */
-#define BCMA_PCI_BAR1_WIN           0x84
-#define BCMA_PCI_SPROMCTL           0x88
-#define BCMA_PCI_BAR1_CONTROL       0x8c
-#define BCMA_PCI_IRQS               0x90
-#define BCMA_PCI_IRQMASK            0x94    /* bit 8 + core index: INTx */
-#define BCMA_PCI_BACKPLANE_IRQS     0x98
-#define BCMA_PCI_BAR0_WIN2          0xac    /* BAR0 0x1000 wrapper window */
-#define BCMA_PCI_GPIO_IN            0xb0
-#define BCMA_PCI_GPIO_OUT           0xb4
-#define BCMA_PCI_GPIO_OUT_ENABLE    0xb8
-
-/* Reset values of the windows: ChipCommon and its wrapper */
-#define BCMA_ADDR_BASE              0x18000000
-#define BCMA_WRAP_BASE              0x18100000
+/* a guest error: a trace event and a LOG_GUEST_ERROR line */
+#define BCM_GUEST_ERR(trace, fmt, ...)                                  \
+    do {                                                                \
+        (trace_##trace)(__VA_ARGS__);                                   \
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: " #trace ": " fmt "\n", \
+                      ## __VA_ARGS__);                                  \
+    } while (0)
 
 /* ---- backplane (bcma.c) ---- */
 
@@ -140,6 +132,7 @@ typedef struct BcmaState {
 /* ---- 802.11 MAC core (d11-mac.c) ---- */
 
 typedef struct D11State {
+    qemu_irq irq;               /* the core's interrupt line */
     uint32_t regs[BCMA_CORE_SIZE / 4];  /* plain registers: store/read back */
     uint32_t macctl;
     uint32_t maccmd;
@@ -233,6 +226,7 @@ struct Bcm4331State {
     bool dma64;
 
     MemoryRegion bar0;
+    uint32_t core_irq_level;    /* cores' interrupt lines (not migrated) */
     BcmaState bcma;
     D11State mac;
     FwState fw;
@@ -258,7 +252,6 @@ void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
                    unsigned size);
 const char *bcma_target_name(Bcm4331State *s, uint32_t addr);
 int bcma_core_index(Bcm4331State *s, BcmaCoreType type);
-void bcm4331_update_irq(Bcm4331State *s);
 
 /* d11-mac.c */
 uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask);
@@ -269,22 +262,50 @@ void d11_reset(Bcm4331State *s);
 bool d11_irq_pending(Bcm4331State *s);
 void d11_update_irq(Bcm4331State *s);
 void d11_set_rfkill(Bcm4331State *s, bool blocked);
+bool d11_mac_running(Bcm4331State *s);
 uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off);
 uint64_t d11_tsf_now(Bcm4331State *s);
 void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v);
 
-/* d11-dma.c */
+/* d11-dma.c: the DMA engines */
+
+/* the largest frame an engine gathers, and what encryption may append */
+#define D11_TX_MAX_BYTES        (D11_TXH_LEN + WIFI_MAX_FRAME)
+#define D11_TX_CRYPTO_ROOM      WIFI_CCMP_MIC_LEN   /* WEP/TKIP ICV: 4 */
+
+/* an RX buffer the RX engine reserved for a frame */
+typedef struct D11RxSlot {
+    uint32_t cd;                /* its descriptor */
+    uint32_t next;              /* CD after it */
+    uint64_t addr;              /* the buffer */
+} D11RxSlot;
+
 void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
                        uint32_t val);
 uint32_t d11_dma_status(Bcm4331State *s, uint32_t off);
 void d11_dma_kick(Bcm4331State *s);
+void d11_dma_hold(Bcm4331State *s);
+void d11_dma_release(Bcm4331State *s);
+bool d11_dma_rx_enabled(Bcm4331State *s);
+uint32_t d11_dma_rx_offset(Bcm4331State *s);
+bool d11_dma_rx_reserve(Bcm4331State *s, size_t total, size_t frame_len,
+                        D11RxSlot *slot);
+bool d11_dma_rx_commit(Bcm4331State *s, const D11RxSlot *slot,
+                       const uint8_t *buf, size_t total);
 void d11_dma_init(Bcm4331State *s);
 void d11_dma_exit(Bcm4331State *s);
 void d11_dma_reset(Bcm4331State *s);
-int d11_dma_post_load(Bcm4331State *s);
+
+/* d11-xmit.c: the firmware's data path, the card's client of the air */
+void d11_xmit_tx(Bcm4331State *s, unsigned engine, uint8_t *buf, size_t len);
+bool d11_xmit_may_fetch(Bcm4331State *s);
+void d11_xmit_engine_reset(Bcm4331State *s, unsigned engine);
 uint32_t d11_txstat_pop(Bcm4331State *s);
 uint32_t d11_txstat_word1(Bcm4331State *s);
-bool d11_radio_on(Bcm4331State *s);
+void d11_xmit_init(Bcm4331State *s);
+void d11_xmit_exit(Bcm4331State *s);
+void d11_xmit_reset(Bcm4331State *s);
+int d11_xmit_post_load(Bcm4331State *s);
 
 /* d11-crypto.c: the hardware key table and frame protection */
 size_t d11_tx_encrypt(Bcm4331State *s, uint32_t mac_ctl, uint8_t *f,
@@ -312,5 +333,6 @@ uint16_t bcm_radio_data_read(Bcm4331State *s);
 void bcm_radio_data_write(Bcm4331State *s, uint16_t v);
 void bcm_phy_reset(Bcm4331State *s);
 unsigned bcm_phy_channel(Bcm4331State *s);
+bool bcm_radio_on(Bcm4331State *s);
 
 #endif

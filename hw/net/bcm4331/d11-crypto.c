@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Broadcom BCM4331 802.11 core: the hardware key table and the frame
- * protection the firmware does with it (contract-b43-mac.md section 7).
+ * protection the firmware does with it (b43/main.c: b43_op_set_key(),
+ * key_write(), keymac_write(); b43/xmit.c: b43_rx()).
  *
  * b43 (new key index API) keeps the keys in shared memory: 54 slots of 16
  * bytes at the key table pointer (SHM 0x0056, in 16-bit words), one word
@@ -127,13 +128,13 @@ uint32_t d11_rx_decrypt(Bcm4331State *s, uint8_t *f, size_t len)
     int slot = -1;
     bool ok;
 
-    if (!h || !(f[1] & 0x40) || len < h + 4) {
+    if (!h || !(f[1] & IEEE80211_FC1_PROTECTED) || len < h + 4) {
         return 0;                       /* not protected, or no IV */
     }
-    if (!wifi_is_group(f + 4)) {
-        slot = d11_key_by_ta(s, f + 10);
+    if (!ieee80211_is_group(ieee80211_addr1(f))) {
+        slot = d11_key_by_ta(s, ieee80211_addr2(f));
     }
-    if (slot < 0 && (wifi_is_group(f + 4) ||
+    if (slot < 0 && (ieee80211_is_group(ieee80211_addr1(f)) ||
                      (d11_shm_read16(s, D11_SHM_SH_HOSTF1) &
                       D11_HF_USEDEFKEYS))) {
         slot = f[h + 3] >> 6;           /* key ID: default key */

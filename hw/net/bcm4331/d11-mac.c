@@ -20,6 +20,7 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qemu/guest-random.h"
+#include "hw/irq.h"
 #include "migration/vmstate.h"
 #include "bcm4331.h"
 #include "trace.h"
@@ -41,7 +42,7 @@ static const char *d11_reg_name(uint32_t off, uint32_t mask)
 {
     uint32_t a = d11_lane_off(off, mask) & ~1u;
 
-    if (a >= 0x20 && a < 0x50) {
+    if (a >= D11_DMA_REASON(0) && a < D11_DMA_REASON(D11_DMA_ENGINES)) {
         return (a & 4) ? "DMA_IRQ_MASK" : "DMA_REASON";
     }
     if (a >= D11_DMA_BASE && a < D11_DMA_END) {
@@ -54,44 +55,46 @@ static const char *d11_reg_name(uint32_t off, uint32_t mask)
         return n[((a - D11_DMA_BASE) & 0x3f) >> 2];
     }
     switch (a) {
-    case 0x100: return "RX_LAZY";
-    case 0x120: case 0x122: return "MACCTL";
-    case 0x124: case 0x126: return "MACCMD";
-    case 0x128: case 0x12a: return "GEN_IRQ_REASON";
-    case 0x12c: case 0x12e: return "GEN_IRQ_MASK";
-    case 0x130: return "RAM_CONTROL";
-    case 0x134: return "RAM_DATA";
-    case 0x140: return "PS_STATUS";
-    case 0x158: case 0x15a: return "RADIO_HWENABLED_HI";
-    case 0x15c: return "MAC_HW_CAP";
-    case 0x160: case 0x162: return "SHM_CONTROL";
-    case 0x164: return "SHM_DATA";
-    case 0x166: return "SHM_DATA_UNALIGNED";
-    case 0x170: return "XMITSTAT_0";
-    case 0x174: return "XMITSTAT_1";
-    case 0x180: return "TSF_LOW";
-    case 0x184: return "TSF_HIGH";
-    case 0x188: return "TSF_CFP_REP";
-    case 0x18c: return "TSF_CFP_START";
-    case 0x3d8: return "RADIO24_CONTROL";
-    case 0x3da: return "RADIO24_DATA";
-    case 0x3e0: return "PHY_VER";
-    case 0x3e6: return "PHY0";
-    case 0x3fc: return "PHY_CONTROL";
-    case 0x3fe: return "PHY_DATA";
-    case 0x420: return "MACFILTER_CONTROL";
-    case 0x422: return "MACFILTER_DATA";
-    case 0x43c: return "RCMTA_COUNT";
-    case 0x492: return "PSM_PHY_HDR";
-    case 0x49c: return "GPIO_CONTROL";
-    case 0x49e: return "GPIO_MASK";
-    case 0x612: return "TSF_CFP_PRETBTT";
-    case 0x62e: return "TSF_CLK_FRAC_LOW";
-    case 0x630: return "TSF_CLK_FRAC_HIGH";
-    case 0x65a: return "RNG";
-    case 0x684: return "IFSSLOT";
-    case 0x688: return "IFSCTL";
-    case 0x6a8: return "POWERUP_DELAY";
+    case A_D11_RX_LAZY: return "RX_LAZY";
+    case A_D11_MACCTL: case A_D11_MACCTL + 2: return "MACCTL";
+    case A_D11_MACCMD: case A_D11_MACCMD + 2: return "MACCMD";
+    case A_D11_GEN_IRQ_REASON: case A_D11_GEN_IRQ_REASON + 2:
+        return "GEN_IRQ_REASON";
+    case A_D11_GEN_IRQ_MASK: case A_D11_GEN_IRQ_MASK + 2: return "GEN_IRQ_MASK";
+    case A_D11_RAM_CONTROL: return "RAM_CONTROL";
+    case A_D11_RAM_DATA: return "RAM_DATA";
+    case A_D11_PS_STATUS: return "PS_STATUS";
+    case A_D11_RADIO_HWENABLED_HI: case A_D11_RADIO_HWENABLED_HI + 2:
+        return "RADIO_HWENABLED_HI";
+    case A_D11_MAC_HW_CAP: return "MAC_HW_CAP";
+    case A_D11_SHM_CONTROL: case A_D11_SHM_CONTROL + 2: return "SHM_CONTROL";
+    case A_D11_SHM_DATA: return "SHM_DATA";
+    case A_D11_SHM_DATA_UNALIGNED: return "SHM_DATA_UNALIGNED";
+    case A_D11_XMITSTAT_0: return "XMITSTAT_0";
+    case A_D11_XMITSTAT_1: return "XMITSTAT_1";
+    case A_D11_TSF_LOW: return "TSF_LOW";
+    case A_D11_TSF_HIGH: return "TSF_HIGH";
+    case A_D11_TSF_CFP_REP: return "TSF_CFP_REP";
+    case A_D11_TSF_CFP_START: return "TSF_CFP_START";
+    case A_D11_RADIO24_CONTROL: return "RADIO24_CONTROL";
+    case A_D11_RADIO24_DATA: return "RADIO24_DATA";
+    case A_D11_PHY_VER: return "PHY_VER";
+    case A_D11_PHY0: return "PHY0";
+    case A_D11_PHY_CONTROL: return "PHY_CONTROL";
+    case A_D11_PHY_DATA: return "PHY_DATA";
+    case A_D11_MACFILTER_CONTROL: return "MACFILTER_CONTROL";
+    case A_D11_MACFILTER_DATA: return "MACFILTER_DATA";
+    case A_D11_RCMTA_COUNT: return "RCMTA_COUNT";
+    case A_D11_PSM_PHY_HDR: return "PSM_PHY_HDR";
+    case A_D11_GPIO_CONTROL: return "GPIO_CONTROL";
+    case A_D11_GPIO_MASK: return "GPIO_MASK";
+    case A_D11_TSF_CFP_PRETBTT: return "TSF_CFP_PRETBTT";
+    case A_D11_TSF_CLK_FRAC_LOW: return "TSF_CLK_FRAC_LOW";
+    case A_D11_TSF_CLK_FRAC_HIGH: return "TSF_CLK_FRAC_HIGH";
+    case A_D11_RNG_DATA: return "RNG";
+    case A_D11_IFSSLOT: return "IFSSLOT";
+    case A_D11_IFSCTL: return "IFSCTL";
+    case A_D11_POWERUP_DELAY: return "POWERUP_DELAY";
     default: return "D11";
     }
 }
@@ -121,7 +124,7 @@ bool d11_irq_pending(Bcm4331State *s)
 void d11_update_irq(Bcm4331State *s)
 {
     trace_bcm4331_d11_irq(d11_irq_reason(s), s->mac.irq_mask);
-    bcm4331_update_irq(s);
+    qemu_set_irq(s->mac.irq, d11_irq_pending(s));
 }
 
 /* ------------------------------------------------------------------ */
@@ -588,6 +591,12 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
 /* ------------------------------------------------------------------ */
 /* rfkill, reset, migration                                            */
 
+/* the MAC is enabled and the firmware runs: frames may go out */
+bool d11_mac_running(Bcm4331State *s)
+{
+    return s->fw.psm_running && FIELD_EX32(s->mac.macctl, D11_MACCTL, ENABLED);
+}
+
 void d11_set_rfkill(Bcm4331State *s, bool blocked)
 {
     D11State *m = &s->mac;
@@ -604,8 +613,8 @@ void d11_set_rfkill(Bcm4331State *s, bool blocked)
     }
 }
 
-/* bcma core reset of the 802.11 core: registers to power-on values */
-void d11_core_reset(Bcm4331State *s)
+/* the registers to their power-on values (no interrupt change) */
+static void d11_core_reset_state(Bcm4331State *s)
 {
     D11State *m = &s->mac;
 
@@ -626,6 +635,13 @@ void d11_core_reset(Bcm4331State *s)
     d11_tsf_set(m, 0);
     bcm_fw_reset(s);
     d11_dma_reset(s);
+    d11_xmit_reset(s);
+}
+
+/* bcma core reset of the 802.11 core: registers to power-on values */
+void d11_core_reset(Bcm4331State *s)
+{
+    d11_core_reset_state(s);
     d11_update_irq(s);
 }
 
@@ -641,7 +657,8 @@ void d11_reset(Bcm4331State *s)
     memset(m->tpl, 0, sizeof(m->tpl));
     memset(m->rcm, 0, sizeof(m->rcm));
     bcm_phy_reset(s);
-    d11_core_reset(s);
+    /* the interrupt line follows in the reset's hold phase */
+    d11_core_reset_state(s);
 }
 
 static int d11_post_load(void *opaque, int version_id)

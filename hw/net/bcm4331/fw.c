@@ -118,7 +118,7 @@ static void bcm_fw_boot(Bcm4331State *s)
     d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
     d11_shm_write16(s, D11_SHM_SH_FWCAPA, fw->fwcapa);
     d11_shm_write16(s, D11_SHM_SH_KTP, D11_KTP_DEFAULT);
-    m->scratch[1] = 0;      /* watchdog register */
+    m->scratch[D11_SHM_SC_WATCHDOG] = 0;
     fw->psm_running = true;
 
     /* the "alive" handshake: exactly MAC_SUSPENDED, nothing else */
@@ -169,7 +169,7 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
     }
 }
 
-/* ---- beacons (AP, mesh, IBSS): contract-b43-mac.md section 8 -------- */
+/* ---- beacons (AP, mesh, IBSS): b43/main.c b43_update_templates() ---- */
 
 #define FW_SHM_DTIMPER          0x0012
 #define FW_SHM_BTL0             0x0018
@@ -271,11 +271,9 @@ static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
     stq_le_p(frame + 24, d11_tsf_now(s));
     meta.ofdm = d11_shm_read16(s, FW_SHM_BEACPHYCTL) & 1;
     meta.rate_500k = meta.ofdm ? 12 : 2;
-    meta.airtime_us = wifi_airtime_us(len - 6 + 4, meta.rate_500k, meta.ofdm,
-                                      false);
     trace_bcm4331_fw_beacon(t, len - 6, dtim);
-    if (d11_radio_on(s)) {
-        wifi_medium_send(&s->air, frame, len - 6, &meta);
+    if (bcm_radio_on(s)) {
+        wifi_medium_transmit(&s->air, frame, len - 6, &meta, 1, false, NULL);
     }
     if (dtim) {
         s->fw.after_dtim = true;
@@ -327,7 +325,7 @@ uint16_t bcm_fw_tx_fixup(Bcm4331State *s, unsigned engine, uint16_t cookie,
 {
     if (engine == FW_ENGINE_AFTER_DTIM &&
         cookie == d11_shm_read16(s, FW_SHM_MCASTCOOKIE)) {
-        frame[1] &= ~0x20;
+        frame[1] &= ~IEEE80211_FC1_MOREDATA;
     }
     return cookie;
 }

@@ -8,7 +8,7 @@
  * identity words, the status bits b43 polls (RF sequence done, RCAL and
  * RC-CAL done) and the tuned channel, derived from what the driver writes.
  * Driver side: drivers/net/wireless/broadcom/b43/phy_ht.c, radio_2059.c,
- * tables_phy_ht.c, phy_common.c (see contract-htphy.md).
+ * tables_phy_ht.c, phy_common.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -19,34 +19,28 @@
 #include "bcm4331.h"
 #include "trace.h"
 
+/* the radio transmits and receives: rfkill off, chip 0 powered, tuned */
+bool bcm_radio_on(Bcm4331State *s)
+{
+    return !s->mac.rfkill && (s->phy.phy[HTPHY_RF_CTL_CMD] &
+                              HTPHY_RF_CTL_CHIP0_PU) && s->phy.freq_mhz;
+}
+
 uint16_t bcm_phy_version(Bcm4331State *s)
 {
     return HTPHY_VERSION;
 }
 
-static unsigned bcm_freq_to_channel(uint32_t f)
-{
-    if (f == 2484) {
-        return 14;
-    }
-    if (f >= 2407 && f < 2484) {
-        return (f - 2407) / 5;
-    }
-    if (f >= 5000 && f < 6000) {
-        return (f - 5000) / 5;
-    }
-    return 0;
-}
-
 unsigned bcm_phy_channel(Bcm4331State *s)
 {
-    return bcm_freq_to_channel(s->phy.freq_mhz);
+    return ieee80211_freq_to_chan(s->phy.freq_mhz);
 }
 
 /*
  * The tuned frequency follows the channel's BW1 filter word (PHY 0x1CE),
  * which b43 writes after programming the synthesizer: across the whole
- * 2059 channel table f = (BW1 - 4) * 5 / 2 MHz (contract-htphy.md 4.3).
+ * 2059 channel table f = (BW1 - 4) * 5 / 2 MHz (b43/radio_2059.c, the
+ * table of struct b43_phy_ht_channeltab_e_radio2059).
  */
 static void bcm_phy_tune(Bcm4331State *s, uint16_t bw1)
 {
@@ -55,13 +49,13 @@ static void bcm_phy_tune(Bcm4331State *s, uint16_t bw1)
 
     /* both bands (BANDCTL bit 0 says which; the formula covers both) */
     f = ((uint32_t)(uint16_t)(bw1 - 4) * 5) / 2;
-    if (bcm_freq_to_channel(f) == 0) {
+    if (ieee80211_freq_to_chan(f) == 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: BW1 0x%04x is no channel "
                       "the BCM2059 can tune (%u MHz)\n", bw1, f);
         return;
     }
     p->freq_mhz = f;
-    trace_bcm4331_phy_tune(f, bcm_freq_to_channel(f));
+    trace_bcm4331_phy_tune(f, ieee80211_freq_to_chan(f));
 }
 
 uint16_t bcm_phy_data_read(Bcm4331State *s)

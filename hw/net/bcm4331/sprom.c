@@ -8,8 +8,9 @@
  * high byte of words 0..N-2 and the low (revision) byte of word N-1; the CRC
  * is stored in the high byte of word N-1.
  * Field values: a BCM94331 board (board type 0x0525); the HT-PHY power
- * parameters are b43's own fallback constants (see contract-htphy.md: a
- * pa_2g[0] of -1024..-32768 powers of two would make b43 divide by zero).
+ * parameters are b43's own fallback constants (b43/phy_ht.c
+ * b43_phy_ht_tx_power_ctl_setup(): a pa_2g[0] of -1024..-32768 powers of
+ * two would make b43 divide by zero).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -17,36 +18,32 @@
 #include "qemu/osdep.h"
 #include "sprom.h"
 
-static uint8_t bcm_crc8_table[256];
-
-static void bcm_crc8_init(void)
+/*
+ * One byte of the CRC-8 (polynomial 0xAB, LSB first) that bcma's table
+ * from crc8_populate_lsb(table, 0xAB) gives, a bit at a time: no table to
+ * build (a SPROM is checked a few times per boot).
+ */
+static uint8_t bcm_crc8_byte(uint8_t crc, uint8_t data)
 {
-    /* crc8_populate_lsb(table, 0xAB): 0xAB is already LSB-first */
-    for (unsigned i = 0; i < 256; i++) {
-        uint8_t c = i;
-
-        for (int b = 0; b < 8; b++) {
-            c = (c & 1) ? (c >> 1) ^ 0xab : c >> 1;
-        }
-        bcm_crc8_table[i] = c;
+    crc ^= data;
+    for (int b = 0; b < 8; b++) {
+        crc = (crc & 1) ? (crc >> 1) ^ 0xab : crc >> 1;
     }
+    return crc;
 }
 
 uint8_t bcm_sprom_crc(const uint16_t *sprom, unsigned words)
 {
     uint8_t crc = 0xff;
 
-    if (!bcm_crc8_table[1]) {
-        bcm_crc8_init();
-    }
     if (words == 0) {
         return 0;
     }
     for (unsigned i = 0; i < words - 1; i++) {
-        crc = bcm_crc8_table[crc ^ (sprom[i] & 0xff)];
-        crc = bcm_crc8_table[crc ^ (sprom[i] >> 8)];
+        crc = bcm_crc8_byte(crc, sprom[i] & 0xff);
+        crc = bcm_crc8_byte(crc, sprom[i] >> 8);
     }
-    crc = bcm_crc8_table[crc ^ (sprom[words - 1] & 0xff)];
+    crc = bcm_crc8_byte(crc, sprom[words - 1] & 0xff);
     return crc ^ 0xff;
 }
 

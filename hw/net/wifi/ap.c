@@ -58,29 +58,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define WIFI_AP_RETRIES     4
 /* airtime on: frames queued for the air before the network waits */
 #define WIFI_AP_TXQ_HIGH    48
-#define WIFI_HDR_LEN        24
-#define WIFI_RATE_MGMT      2       /* 1 Mb/s CCK, 500 kb/s units */
-#define WIFI_RATE_DATA      108     /* 54 Mb/s OFDM */
-
-/* frame control: type (bits 3:2) and subtype (7:4) of byte 0 */
-#define FC_TYPE_MGMT        0
-#define FC_TYPE_CTRL        1
-#define FC_TYPE_DATA        2
-#define ST_ASSOC_REQ        0
-#define ST_ASSOC_RESP       1
-#define ST_REASSOC_REQ      2
-#define ST_REASSOC_RESP     3
-#define ST_PROBE_REQ        4
-#define ST_PROBE_RESP       5
-#define ST_BEACON           8
-#define ST_DISASSOC         10
-#define ST_AUTH             11
-#define ST_DEAUTH           12
-#define ST_NULL             4       /* data: null function */
-#define FC1_TODS            0x01
-#define FC1_FROMDS          0x02
-#define FC1_RETRY           0x08
-#define FC1_PROTECTED       0x40
+#define WIFI_RATE_MGMT      IEEE80211_RATE_1M    /* CCK */
+#define WIFI_RATE_DATA      IEEE80211_RATE_54M   /* OFDM */
 
 #define WLAN_STATUS_SUCCESS             0
 #define WLAN_STATUS_UNSPEC              1
@@ -167,7 +146,7 @@ struct WifiApState {
 
 /* RSN element: CCMP group and pairwise, PSK (IEEE 802.11-2020 9.4.2.24) */
 static const uint8_t wifi_rsn_ie[] = {
-    48, 20, 1, 0,
+    IEEE80211_EID_RSN, 20, 1, 0,
     0x00, 0x0f, 0xac, 4,                /* group: CCMP */
     1, 0, 0x00, 0x0f, 0xac, 4,          /* pairwise: CCMP */
     1, 0, 0x00, 0x0f, 0xac, 2,          /* AKM: PSK */
@@ -180,16 +159,9 @@ static const uint8_t wifi_rates[] = {
 static const uint8_t wifi_ext_rates[] = { 0x30, 0x48, 0x60, 0x6c };
 static const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
 
-static const char *mac_str(const uint8_t *a, char *buf)
-{
-    snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
-             a[0], a[1], a[2], a[3], a[4], a[5]);
-    return buf;
-}
-
 static uint32_t wifi_ap_freq(WifiApState *s)
 {
-    return s->channel == 14 ? 2484 : 2407 + 5 * s->channel;
+    return ieee80211_chan_to_freq(s->channel);
 }
 
 static const uint8_t *wifi_ap_bssid(WifiApState *s)
@@ -209,14 +181,14 @@ static size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
                        unsigned subtype, uint8_t fc1, const uint8_t *a1,
                        const uint8_t *a2, const uint8_t *a3)
 {
-    f[0] = (type << 2) | (subtype << 4);
+    f[0] = IEEE80211_FC0(type, subtype);
     f[1] = fc1;
     stw_le_p(f + 2, 0);
-    memcpy(f + 4, a1, 6);
-    memcpy(f + 10, a2, 6);
-    memcpy(f + 16, a3, 6);
-    stw_le_p(f + 22, (s->seq++ & 0xfff) << 4);
-    return WIFI_HDR_LEN;
+    memcpy(f + IEEE80211_ADDR1_OFF, a1, IEEE80211_ADDR_LEN);
+    memcpy(f + IEEE80211_ADDR2_OFF, a2, IEEE80211_ADDR_LEN);
+    memcpy(f + IEEE80211_ADDR3_OFF, a3, IEEE80211_ADDR_LEN);
+    ieee80211_set_seq(f, s->seq++);
+    return IEEE80211_HDR_LEN;
 }
 
 static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
@@ -226,36 +198,23 @@ static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
         .freq_mhz = wifi_ap_freq(s),
         .txpower_dbm = s->txpower,
         .rate_500k = rate_500k,
-        .ofdm = rate_500k != 2 && rate_500k != 4 && rate_500k != 11 &&
-                rate_500k != 22,
+        .ofdm = !ieee80211_rate_is_cck(rate_500k),
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
     };
-    bool acked = false;
+    WifiTxResult r = { 0 };
 
-    m.airtime_us = wifi_airtime_us(len + 4, rate_500k, m.ofdm, false);
-    if (wifi_medium_paced(&s->client)) {
-        /* the air takes time: the medium retransmits, we do not wait */
-        if (!wifi_medium_queue(&s->client, f, len, &m,
-                               wifi_is_group(f + 4) ? 1 : WIFI_AP_RETRIES,
-                               true)) {
-            return false;
-        }
+    switch (wifi_medium_transmit(&s->client, f, len, &m, WIFI_AP_RETRIES,
+                                 true, &r)) {
+    case WIFI_TX_QUEUED:
         /* the medium queue holds at most WIFI_TX_QUEUE_MAX: so does this */
         s->txtag[(s->txtag_head + s->txtag_count++) % WIFI_TX_QUEUE_MAX] =
             tag;
         return true;
+    case WIFI_TX_DONE:
+        return r.acked;
+    default:
+        return false;
     }
-    /* unicast: retransmit (retry bit set) until acknowledged */
-    for (int i = 0; i < WIFI_AP_RETRIES && !acked; i++) {
-        if (i) {
-            f[1] |= FC1_RETRY;
-        }
-        acked = wifi_medium_send(&s->client, f, len, &m);
-        if (wifi_is_group(f + 4)) {
-            break;
-        }
-    }
-    return acked;
 }
 
 static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
@@ -270,14 +229,6 @@ static uint16_t wifi_ap_capab(WifiApState *s)
     return 0x0401 | (s->passphrase ? 0x0010 : 0);
 }
 
-static size_t wifi_ie(uint8_t *p, uint8_t id, const void *data, size_t len)
-{
-    p[0] = id;
-    p[1] = len;
-    memcpy(p + 2, data, len);
-    return 2 + len;
-}
-
 /* body of beacons and probe responses (IEEE 802.11-2020 9.3.3.2) */
 static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
 {
@@ -290,18 +241,20 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
     stw_le_p(p + 8, s->beacon_int);
     stw_le_p(p + 10, wifi_ap_capab(s));
     n = 12;
-    n += wifi_ie(p + n, 0, s->ssid, strlen(s->ssid));
-    n += wifi_ie(p + n, 1, wifi_rates, sizeof(wifi_rates));
-    n += wifi_ie(p + n, 3, &ch, 1);
+    n += ieee80211_put_ie(p + n, IEEE80211_EID_SSID, s->ssid, strlen(s->ssid));
+    n += ieee80211_put_ie(p + n, IEEE80211_EID_RATES, wifi_rates,
+                          sizeof(wifi_rates));
+    n += ieee80211_put_ie(p + n, IEEE80211_EID_DS_PARAMS, &ch, 1);
     if (beacon) {
-        n += wifi_ie(p + n, 5, tim, sizeof(tim));
+        n += ieee80211_put_ie(p + n, IEEE80211_EID_TIM, tim, sizeof(tim));
     }
-    n += wifi_ie(p + n, 42, &erp, 1);
+    n += ieee80211_put_ie(p + n, IEEE80211_EID_ERP, &erp, 1);
     if (s->passphrase) {
         memcpy(p + n, wifi_rsn_ie, sizeof(wifi_rsn_ie));
         n += sizeof(wifi_rsn_ie);
     }
-    n += wifi_ie(p + n, 50, wifi_ext_rates, sizeof(wifi_ext_rates));
+    n += ieee80211_put_ie(p + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
+                          sizeof(wifi_ext_rates));
     return n;
 }
 
@@ -314,8 +267,8 @@ static void wifi_ap_beacon(void *opaque)
     size_t n;
     static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-    n = wifi_hdr(s, f, FC_TYPE_MGMT, ST_BEACON, 0, bcast, wifi_ap_bssid(s),
-                 wifi_ap_bssid(s));
+    n = wifi_hdr(s, f, IEEE80211_TYPE_MGMT, IEEE80211_STYPE_BEACON, 0, bcast,
+                 wifi_ap_bssid(s), wifi_ap_bssid(s));
     n += wifi_ap_bss_body(s, f + n, true);
     trace_wifi_ap_beacon(s->ssid, wifi_ap_tsf(s));
     wifi_ap_tx(s, f, n, WIFI_RATE_MGMT);
@@ -329,7 +282,7 @@ static void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype,
                               size_t blen)
 {
     uint8_t f[256];
-    size_t n = wifi_hdr(s, f, FC_TYPE_MGMT, subtype, 0, da,
+    size_t n = wifi_hdr(s, f, IEEE80211_TYPE_MGMT, subtype, 0, da,
                         wifi_ap_bssid(s), wifi_ap_bssid(s));
 
     assert(blen <= sizeof(f) - n);
@@ -342,12 +295,11 @@ static void wifi_ap_assoc_refuse(WifiApState *s, unsigned subtype,
                                  const uint8_t *da, uint16_t status)
 {
     uint8_t resp[6];
-    char buf[18];
 
     stw_le_p(resp, wifi_ap_capab(s));
     stw_le_p(resp + 2, status);
     stw_le_p(resp + 4, 0);
-    trace_wifi_ap_assoc(s->ssid, mac_str(da, buf), 0, status);
+    trace_wifi_ap_assoc(s->ssid, MAC_ARG(da), 0, status);
     wifi_ap_send_mgmt(s, subtype, da, resp, sizeof(resp));
 }
 
@@ -356,7 +308,7 @@ static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
     uint8_t body[2];
 
     stw_le_p(body, reason);
-    wifi_ap_send_mgmt(s, ST_DEAUTH, da, body, sizeof(body));
+    wifi_ap_send_mgmt(s, IEEE80211_STYPE_DEAUTH, da, body, sizeof(body));
 }
 
 /* ---- stations ------------------------------------------------------ */
@@ -388,9 +340,8 @@ static WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
     }
     if (!free_slot && oldest) {
         /* full: the least recently heard unassociated entry gives way */
-        char buf[18];
 
-        trace_wifi_ap_sta_expire(s->ssid, mac_str(oldest->addr, buf),
+        trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(oldest->addr),
                                  "evicted");
         memset(wifi_ap_wpa(s, oldest), 0, sizeof(WifiApWpa));
         free_slot = oldest;
@@ -408,9 +359,8 @@ static WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
 static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
                              const char *why)
 {
-    char buf[18];
 
-    trace_wifi_ap_sta_expire(s->ssid, mac_str(sta->addr, buf), why);
+    trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(sta->addr), why);
     memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
     sta->state = STA_NONE;
     sta->polled = false;
@@ -445,13 +395,13 @@ static void wifi_ap_poll_result(WifiApState *s, unsigned i, bool acked)
 static void wifi_ap_poll(WifiApState *s, unsigned i)
 {
     WifiApSta *sta = &s->sta[i];
-    uint8_t f[WIFI_HDR_LEN];
-    char buf[18];
+    uint8_t f[IEEE80211_HDR_LEN];
     bool acked;
 
     sta->polled = true;
-    trace_wifi_ap_sta_expire(s->ssid, mac_str(sta->addr, buf), "polled");
-    wifi_hdr(s, f, FC_TYPE_DATA, ST_NULL, FC1_FROMDS, sta->addr,
+    trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(sta->addr), "polled");
+    wifi_hdr(s, f, IEEE80211_TYPE_DATA, IEEE80211_STYPE_NULLFUNC,
+             IEEE80211_FC1_FROMDS, sta->addr,
              wifi_ap_bssid(s), wifi_ap_bssid(s));
     acked = wifi_ap_tx_tagged(s, f, sizeof(f), WIFI_RATE_MGMT, i);
     if (!wifi_medium_paced(&s->client)) {
@@ -481,19 +431,6 @@ static void wifi_ap_age(WifiApState *s)
     }
 }
 
-/* walk IEs of @p..@end; return the element @id or NULL (bounds checked) */
-static const uint8_t *wifi_find_ie(const uint8_t *p, const uint8_t *end,
-                                   uint8_t id)
-{
-    while (end - p >= 2 && p[1] <= end - p - 2) {
-        if (p[0] == id) {
-            return p;
-        }
-        p += 2 + p[1];
-    }
-    return NULL;
-}
-
 /* ---- WPA2-PSK: protected data and the 4-way handshake ---------------- */
 
 /*
@@ -513,12 +450,12 @@ static bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
     uint64_t pn = 0;
     size_t n;
 
-    if (blen > WIFI_MAX_FRAME - WIFI_HDR_LEN - WIFI_CCMP_HDR_LEN -
+    if (blen > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - WIFI_CCMP_HDR_LEN -
                WIFI_CCMP_MIC_LEN) {
         return false;
     }
     if (s->passphrase && !plain) {
-        if (wifi_is_group(da)) {
+        if (ieee80211_is_group(da)) {
             key = s->gtk;
             pn = ++s->gtk_pn;
             keyid = WPA_GTK_IDX;
@@ -533,8 +470,8 @@ static bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
             pn = ++w->tx_pn;
         }
     }
-    n = wifi_hdr(s, f, FC_TYPE_DATA, 0,
-                 FC1_FROMDS | (key ? FC1_PROTECTED : 0), da,
+    n = wifi_hdr(s, f, IEEE80211_TYPE_DATA, 0,
+                 IEEE80211_FC1_FROMDS | (key ? IEEE80211_FC1_PROTECTED : 0), da,
                  wifi_ap_bssid(s), sa);
     if (key) {
         f[n] = pn;
@@ -560,7 +497,6 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
     uint8_t *e = b + 8, *k = e + 4;
     uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
     size_t kdl = 0;
-    char buf[18];
 
     memcpy(b, rfc1042, 6);
     stw_be_p(b + 6, ETH_P_PAE);
@@ -571,7 +507,7 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
         size_t n = sizeof(wifi_rsn_ie);
 
         memcpy(kd, wifi_rsn_ie, n);
-        kd[n++] = 0xdd;
+        kd[n++] = IEEE80211_EID_VENDOR;
         kd[n++] = 22;
         kd[n++] = 0x00;
         kd[n++] = 0x0f;
@@ -581,7 +517,7 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
         kd[n++] = 0;
         memcpy(kd + n, s->gtk, 16);
         n += 16;
-        kd[n++] = 0xdd;
+        kd[n++] = IEEE80211_EID_VENDOR;
         while (n % 8) {
             kd[n++] = 0;
         }
@@ -610,7 +546,7 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
         timer_expire_time_ns(s->eapol_timer) > w->deadline) {
         timer_mod(s->eapol_timer, w->deadline);
     }
-    trace_wifi_ap_wpa(s->ssid, mac_str(sta->addr, buf),
+    trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr),
                       w->state == WPA_MSG1 ? 1 : 3, "sent");
     wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), b, 8 + 4 + 95 + kdl,
                       true);
@@ -640,9 +576,8 @@ static void wifi_ap_eapol_timer(void *opaque)
         }
         if (w->deadline <= now) {
             if (++w->tries >= WPA_RETRIES) {
-                char buf[18];
 
-                trace_wifi_ap_wpa(s->ssid, mac_str(s->sta[i].addr, buf),
+                trace_wifi_ap_wpa(s->ssid, MAC_ARG(s->sta[i].addr),
                                   w->state == WPA_MSG1 ? 1 : 3, "timeout");
                 wifi_ap_deauth(s, s->sta[i].addr, WLAN_REASON_4WAY_TIMEOUT);
                 s->sta[i].state = STA_NONE;
@@ -677,9 +612,7 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
     const uint8_t *k = e + 4;
     uint16_t info;
     size_t blen;
-    char buf[18];
 
-    mac_str(sta->addr, buf);
     if (len < EAPOL_KEY_LEN || e[1] != 3 || k[0] != 2) {
         trace_wifi_ap_ub_frame(s->ssid, "not an RSN EAPOL-Key frame", len);
         return;
@@ -695,8 +628,8 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
     if ((info & 7) != KI_VER_AES_SHA1 || !(info & KI_PAIRWISE) ||
         !(info & KI_MIC) || (info & KI_ACK) ||
         ldq_be_p(k + 5) != w->replay) {
-        trace_wifi_ap_wpa(s->ssid, buf, 0, "EAPOL-Key ignored (info, "
-                          "replay counter)");
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 0,
+                          "EAPOL-Key ignored (info, replay counter)");
         return;
     }
     if (w->state == WPA_MSG1 && !(info & KI_SECURE)) {
@@ -714,20 +647,22 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
         wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
                       data, sizeof(data), ptk, sizeof(ptk));
         if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
-            trace_wifi_ap_wpa(s->ssid, buf, 2, "bad MIC (passphrase?)");
+            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2,
+                              "bad MIC (passphrase?)");
             return;
         }
         memcpy(w->ptk, ptk, sizeof(ptk));
-        trace_wifi_ap_wpa(s->ssid, buf, 2, "received");
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2, "received");
         w->state = WPA_MSG3;
         w->tries = 0;
         wifi_ap_eapol_send(s, sta);
     } else if (w->state == WPA_MSG3 && (info & KI_SECURE)) {
         if (!wifi_ap_eapol_mic_ok(w->ptk, e, len)) {
-            trace_wifi_ap_wpa(s->ssid, buf, 4, "bad MIC");
+            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4, "bad MIC");
             return;
         }
-        trace_wifi_ap_wpa(s->ssid, buf, 4, "received: keys installed");
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4,
+                          "received: keys installed");
         w->state = WPA_DONE;
         w->tx_pn = 0;
         w->rx_pn = 0;
@@ -737,21 +672,21 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
 static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                             const uint8_t *f, size_t len)
 {
-    const uint8_t *sa = f + 10;
-    const uint8_t *body = f + WIFI_HDR_LEN, *end = f + len;
-    char buf[18];
+    const uint8_t *sa = ieee80211_addr2(f);
+    const uint8_t *body = f + IEEE80211_HDR_LEN, *end = f + len;
     WifiApSta *sta;
     uint8_t resp[256];
     size_t n;
 
     /* management frames for us: to our BSSID, or broadcast probes */
-    if (memcmp(f + 4, wifi_ap_bssid(s), 6) &&
-        !(subtype == ST_PROBE_REQ && wifi_is_group(f + 4))) {
+    if (memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN) &&
+        !(subtype == IEEE80211_STYPE_PROBE_REQ &&
+          ieee80211_is_group(ieee80211_addr1(f)))) {
         return;
     }
     switch (subtype) {
-    case ST_PROBE_REQ: {
-        const uint8_t *ie = wifi_find_ie(body, end, 0);
+    case IEEE80211_STYPE_PROBE_REQ: {
+        const uint8_t *ie = ieee80211_find_ie(body, end, IEEE80211_EID_SSID);
 
         /* wildcard SSID or ours */
         if (ie && ie[1] && (ie[1] != strlen(s->ssid) ||
@@ -759,11 +694,11 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             return;
         }
         n = wifi_ap_bss_body(s, resp, false);
-        trace_wifi_ap_probe(s->ssid, mac_str(sa, buf));
-        wifi_ap_send_mgmt(s, ST_PROBE_RESP, sa, resp, n);
+        trace_wifi_ap_probe(s->ssid, MAC_ARG(sa));
+        wifi_ap_send_mgmt(s, IEEE80211_STYPE_PROBE_RESP, sa, resp, n);
         return;
     }
-    case ST_AUTH: {
+    case IEEE80211_STYPE_AUTH: {
         uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
 
         if (end - body < 6) {
@@ -787,16 +722,16 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
             }
         }
-        trace_wifi_ap_auth(s->ssid, mac_str(sa, buf), alg, seq, status);
+        trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
         stw_le_p(resp, alg);
         stw_le_p(resp + 2, 2);
         stw_le_p(resp + 4, status);
-        wifi_ap_send_mgmt(s, ST_AUTH, sa, resp, 6);
+        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, 6);
         return;
     }
-    case ST_ASSOC_REQ:
-    case ST_REASSOC_REQ: {
-        size_t fixed = subtype == ST_ASSOC_REQ ? 4 : 10;
+    case IEEE80211_STYPE_ASSOC_REQ:
+    case IEEE80211_STYPE_REASSOC_REQ: {
+        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ? 4 : 10;
         const uint8_t *ie;
 
         sta = wifi_ap_sta(s, sa, false);
@@ -808,7 +743,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             trace_wifi_ap_ub_frame(s->ssid, "short association", len);
             return;
         }
-        ie = wifi_find_ie(body + fixed, end, 0);
+        ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_SSID);
         if (ie && (ie[1] != strlen(s->ssid) ||
                    memcmp(ie + 2, s->ssid, ie[1]))) {
             wifi_ap_assoc_refuse(s, subtype + 1, sa, WLAN_STATUS_UNSPEC);
@@ -816,7 +751,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         }
         if (s->passphrase) {
             /* WPA2: the station must ask for what we offer (RSN, CCMP) */
-            ie = wifi_find_ie(body + fixed, end, 48);
+            ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_RSN);
             if (!ie || ie[1] < 18 || memcmp(ie + 4, wifi_rsn_ie + 4, 4) ||
                 memcmp(ie + 10, wifi_rsn_ie + 10, 4) ||
                 memcmp(ie + 16, wifi_rsn_ie + 16, 4)) {
@@ -832,9 +767,11 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
         stw_le_p(resp + 4, sta->aid | 0xc000);
         n = 6;
-        n += wifi_ie(resp + n, 1, wifi_rates, sizeof(wifi_rates));
-        n += wifi_ie(resp + n, 50, wifi_ext_rates, sizeof(wifi_ext_rates));
-        trace_wifi_ap_assoc(s->ssid, mac_str(sa, buf), sta->aid,
+        n += ieee80211_put_ie(resp + n, IEEE80211_EID_RATES, wifi_rates,
+                              sizeof(wifi_rates));
+        n += ieee80211_put_ie(resp + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
+                              sizeof(wifi_ext_rates));
+        trace_wifi_ap_assoc(s->ssid, MAC_ARG(sa), sta->aid,
                             WLAN_STATUS_SUCCESS);
         wifi_ap_send_mgmt(s, subtype + 1, sa, resp, n);
         if (s->passphrase) {
@@ -842,13 +779,14 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         }
         return;
     }
-    case ST_DISASSOC:
-    case ST_DEAUTH:
+    case IEEE80211_STYPE_DISASSOC:
+    case IEEE80211_STYPE_DEAUTH:
         sta = wifi_ap_sta(s, sa, false);
         if (sta) {
-            trace_wifi_ap_deauth(s->ssid, mac_str(sa, buf),
+            trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
                                  end - body >= 2 ? lduw_le_p(body) : 0);
-            sta->state = subtype == ST_DEAUTH ? STA_NONE : STA_AUTH;
+            sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
+                                                           : STA_AUTH;
             memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
         }
         return;
@@ -861,17 +799,18 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
 static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
                             const uint8_t *f, size_t len)
 {
-    size_t hdr = WIFI_HDR_LEN + ((subtype & 0x8) ? 2 : 0);  /* QoS */
-    const uint8_t *sa = f + 10, *da = f + 16;
+    size_t hdr = IEEE80211_HDR_LEN +
+                 (ieee80211_is_qos_data(f) ? IEEE80211_QOS_LEN : 0);
+    const uint8_t *sa = ieee80211_addr2(f), *da = ieee80211_addr3(f);
     uint8_t eth[14 + WIFI_MAX_FRAME], plain[WIFI_MAX_FRAME];
     WifiApSta *sta;
     WifiApWpa *w;
     size_t plen;
-    char buf[18];
     bool eapol;
 
-    if ((f[1] & (FC1_TODS | FC1_FROMDS)) != FC1_TODS ||
-        memcmp(f + 4, wifi_ap_bssid(s), 6)) {
+    if ((f[1] & (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS)) !=
+        IEEE80211_FC1_TODS ||
+        memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
         return;
     }
     sta = wifi_ap_sta(s, sa, false);
@@ -879,11 +818,11 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         wifi_ap_deauth(s, sa, WLAN_REASON_CLASS3_NONASSOC);
         return;
     }
-    if (subtype & 0x4) {
+    if (subtype & IEEE80211_STYPE_NULLFUNC) {
         return;         /* (QoS) null function: no payload */
     }
     w = wifi_ap_wpa(s, sta);
-    if (f[1] & FC1_PROTECTED) {
+    if (f[1] & IEEE80211_FC1_PROTECTED) {
         uint64_t pn;
 
         if (!s->passphrase) {
@@ -925,7 +864,8 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         wifi_ap_eapol_rx(s, sta, f + hdr + 8, len - hdr - 8);
         return;
     }
-    if (s->passphrase && (!(f[1] & FC1_PROTECTED) || w->state != WPA_DONE)) {
+    if (s->passphrase &&
+        (!(f[1] & IEEE80211_FC1_PROTECTED) || w->state != WPA_DONE)) {
         trace_wifi_ap_ub_frame(s->ssid, "data before the 4-way handshake "
                                "or unprotected", len);
         return;
@@ -935,12 +875,12 @@ static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     memcpy(eth + 6, sa, 6);
     memcpy(eth + 12, f + hdr + 6, 2);               /* ethertype */
     memcpy(eth + 14, f + hdr + 8, plen);
-    trace_wifi_ap_to_net(s->ssid, mac_str(sa, buf), plen + 14);
+    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + 14);
 
     /* intra-BSS: to another associated station, or a group address */
-    if (wifi_is_group(da) || wifi_ap_sta(s, da, false)) {
+    if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
         wifi_ap_send_data(s, da, sa, f + hdr, len - hdr, false);
-        if (!wifi_is_group(da)) {
+        if (!ieee80211_is_group(da)) {
             return;
         }
     }
@@ -962,21 +902,21 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
 {
     WifiApState *s = c->opaque;
     unsigned type, subtype;
-    char buf[18];
 
-    if (len < WIFI_HDR_LEN) {
+    if (len < IEEE80211_HDR_LEN) {
         trace_wifi_ap_ub_frame(s->ssid, "short frame", len);
         return;
     }
-    type = (f[0] >> 2) & 3;
-    subtype = f[0] >> 4;
+    type = ieee80211_type(f);
+    subtype = ieee80211_subtype(f);
     if ((f[0] & 3) != 0) {
         trace_wifi_ap_ub_frame(s->ssid, "protocol version", len);
         return;
     }
-    trace_wifi_ap_rx(s->ssid, type, subtype, mac_str(f + 10, buf));
-    if (type != FC_TYPE_CTRL && !memcmp(f + 4, wifi_ap_bssid(s), 6)) {
-        WifiApSta *sta = wifi_ap_sta(s, f + 10, false);
+    trace_wifi_ap_rx(s->ssid, type, subtype, MAC_ARG(ieee80211_addr2(f)));
+    if (type != IEEE80211_TYPE_CTRL &&
+        !memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
+        WifiApSta *sta = wifi_ap_sta(s, ieee80211_addr2(f), false);
 
         if (sta) {              /* heard: not inactive */
             sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
@@ -984,10 +924,10 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         }
     }
     switch (type) {
-    case FC_TYPE_MGMT:
+    case IEEE80211_TYPE_MGMT:
         wifi_ap_rx_mgmt(s, subtype, f, len);
         break;
-    case FC_TYPE_DATA:
+    case IEEE80211_TYPE_DATA:
         wifi_ap_rx_data(s, subtype, f, len);
         break;
     default:
@@ -1039,13 +979,12 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
     const uint8_t *da = buf, *sa = buf + 6;
     WifiApSta *sta = NULL;
     bool acked;
-    char b[18];
 
-    if (size < 14 || size - 14 > WIFI_MAX_FRAME - WIFI_HDR_LEN - 8 -
+    if (size < 14 || size - 14 > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - 8 -
                                  WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
         return size;    /* consumed: nothing to bridge */
     }
-    if (!wifi_is_group(da)) {
+    if (!ieee80211_is_group(da)) {
         sta = wifi_ap_sta(s, da, false);
         if (!sta || sta->state != STA_ASSOC) {
             return size;
@@ -1055,7 +994,7 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
     memcpy(f + 6, buf + 12, 2);
     memcpy(f + 8, buf + 14, size - 14);
     acked = wifi_ap_send_data(s, da, sa, f, 8 + size - 14, false);
-    trace_wifi_ap_from_net(s->ssid, mac_str(da, b), size, acked);
+    trace_wifi_ap_from_net(s->ssid, MAC_ARG(da), size, acked);
     return size;
 }
 

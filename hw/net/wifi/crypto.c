@@ -3,8 +3,11 @@
  *
  * 802.11 frame protection: WEP (RC4 + CRC-32 ICV), TKIP (key mixing + RC4;
  * the Michael MIC is the sender's), CCMP (AES-CCM with the 802.11 nonce and
- * AAD), and the WPA2-PSK derivations.  RC4, AES-CCM, HMAC-SHA1, PBKDF2 and
- * the AES key wrap are nettle's.
+ * AAD), and the WPA2-PSK derivations.  AES is QEMU's (crypto/aes.h, built
+ * into every QEMU whatever its crypto backend), HMAC-SHA1 GLib's (the backend
+ * of QEMU's own hmac-glib.c); RC4, CCM (RFC 3610), PBKDF2 (RFC 8018) and the
+ * AES key wrap (RFC 3394) are the few lines each below, so the Wi-Fi medium
+ * builds without nettle, gnutls or libgcrypt.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -12,26 +15,10 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "hw/net/wifi/crypto.h"
-#include <nettle/aes.h>
-#include <nettle/arcfour.h>
-#include <nettle/ccm.h>
-#include <nettle/hmac.h>
-#include <nettle/nist-keywrap.h>
-#include <nettle/pbkdf2.h>
+#include "hw/net/wifi/ieee80211.h"
+#include "crypto/aes.h"
 #include <zlib.h>
 
-#define FC0_TYPE_MASK   0x0c
-#define FC0_TYPE_MGMT   0x00
-#define FC0_TYPE_CTL    0x04
-#define FC0_TYPE_DATA   0x08
-#define FC0_QOS         0x80
-#define FC1_TODS        0x01
-#define FC1_FROMDS      0x02
-#define FC1_RETRY       0x08
-#define FC1_PM          0x10
-#define FC1_MOREDATA    0x20
-#define FC1_PROTECTED   0x40
-#define FC1_ORDER       0x80
 
 size_t wifi_hdrlen(const uint8_t *f, size_t len)
 {
@@ -40,17 +27,15 @@ size_t wifi_hdrlen(const uint8_t *f, size_t len)
     if (len < 2) {
         return 0;
     }
-    switch (f[0] & FC0_TYPE_MASK) {
-    case FC0_TYPE_MGMT:
-        h = 24 + ((f[1] & FC1_ORDER) ? 4 : 0);
+    /* +HTC (4 bytes) when Order is set in management and QoS data frames */
+    switch (ieee80211_type(f)) {
+    case IEEE80211_TYPE_MGMT:
+        h = IEEE80211_HDR_LEN + ((f[1] & IEEE80211_FC1_ORDER) ? 4 : 0);
         break;
-    case FC0_TYPE_DATA:
-        h = 24;
-        if ((f[1] & (FC1_TODS | FC1_FROMDS)) == (FC1_TODS | FC1_FROMDS)) {
-            h += 6;
-        }
-        if (f[0] & FC0_QOS) {
-            h += 2 + ((f[1] & FC1_ORDER) ? 4 : 0);
+    case IEEE80211_TYPE_DATA:
+        h = ieee80211_has_a4(f) ? IEEE80211_HDR4_LEN : IEEE80211_HDR_LEN;
+        if (ieee80211_is_qos_data(f)) {
+            h += IEEE80211_QOS_LEN + ((f[1] & IEEE80211_FC1_ORDER) ? 4 : 0);
         }
         break;
     default:
@@ -111,25 +96,47 @@ uint64_t wifi_frame_pn(WifiCipher c, const uint8_t *f, size_t len)
 
 /* ---- WEP and the RC4 stage of TKIP ------------------------------------ */
 
+/* RC4 (the ARCFOUR key schedule and generator), in place */
+static void rc4(const uint8_t *key, size_t klen, uint8_t *buf, size_t len)
+{
+    uint8_t st[256], t;
+    unsigned i, j = 0;
+    size_t k;
+
+    for (i = 0; i < 256; i++) {
+        st[i] = i;
+    }
+    for (i = 0; i < 256; i++) {
+        j = (j + st[i] + key[i % klen]) & 0xff;
+        t = st[i];
+        st[i] = st[j];
+        st[j] = t;
+    }
+    i = j = 0;
+    for (k = 0; k < len; k++) {
+        i = (i + 1) & 0xff;
+        j = (j + st[i]) & 0xff;
+        t = st[i];
+        st[i] = st[j];
+        st[j] = t;
+        buf[k] ^= st[(st[i] + st[j]) & 0xff];
+    }
+}
+
 /* RC4 over body + CRC-32 ICV, seed = the per-frame key */
 static void rc4_seal(const uint8_t *seed, size_t seed_len, uint8_t *body,
                      size_t blen)
 {
-    struct arcfour_ctx rc4;
     uint32_t icv = crc32(0, body, blen);
 
     stl_le_p(body + blen, icv);
-    arcfour_set_key(&rc4, seed_len, seed);
-    arcfour_crypt(&rc4, blen + WIFI_ICV_LEN, body, body);
+    rc4(seed, seed_len, body, blen + WIFI_ICV_LEN);
 }
 
 static bool rc4_open(const uint8_t *seed, size_t seed_len, uint8_t *body,
                      size_t blen)
 {
-    struct arcfour_ctx rc4;
-
-    arcfour_set_key(&rc4, seed_len, seed);
-    arcfour_crypt(&rc4, blen + WIFI_ICV_LEN, body, body);
+    rc4(seed, seed_len, body, blen + WIFI_ICV_LEN);
     return (uint32_t)crc32(0, body, blen) == (uint32_t)ldl_le_p(body + blen);
 }
 
@@ -146,50 +153,25 @@ static size_t wep_seed(WifiCipher c, const uint8_t *iv, const uint8_t *key,
 /* ---- TKIP key mixing --------------------------------------------------- */
 
 /*
- * The TKIP S-box is the AES S-box s(x) as (2·s(x), 3·s(x)) in GF(2^8):
- * derive it from the field rather than carrying a 512-byte table.
+ * The TKIP S-box is the AES S-box s(x) as (2·s(x), 3·s(x)) in GF(2^8)
+ * (IEEE 802.11-2020 12.5.2.5.2): computed from QEMU's AES_sbox rather than
+ * carrying a second 512-byte table.
  */
-static uint16_t tkip_sbox[256];
-
-static uint8_t gf_mul(uint8_t a, uint8_t b)
+static uint8_t gf_x2(uint8_t a)
 {
-    uint8_t r = 0;
-
-    while (b) {
-        if (b & 1) {
-            r ^= a;
-        }
-        a = (a << 1) ^ ((a & 0x80) ? 0x1b : 0);
-        b >>= 1;
-    }
-    return r;
+    return (a << 1) ^ ((a & 0x80) ? 0x1b : 0);
 }
 
-static void tkip_sbox_init(void)
+static uint16_t tkip_sbox(uint8_t x)
 {
-    unsigned x, i;
+    uint8_t s = AES_sbox[x];
 
-    if (tkip_sbox[0]) {
-        return;
-    }
-    for (x = 0; x < 256; x++) {
-        uint8_t inv = 0, s;
-
-        for (i = 1; x && i < 256; i++) {
-            if (gf_mul(x, i) == 1) {
-                inv = i;
-                break;
-            }
-        }
-        s = inv ^ ((inv << 1) | (inv >> 7)) ^ ((inv << 2) | (inv >> 6)) ^
-            ((inv << 3) | (inv >> 5)) ^ ((inv << 4) | (inv >> 4)) ^ 0x63;
-        tkip_sbox[x] = gf_mul(s, 2) << 8 | gf_mul(s, 3);
-    }
+    return gf_x2(s) << 8 | (gf_x2(s) ^ s);
 }
 
 static uint16_t tkip_s(uint16_t v)
 {
-    return tkip_sbox[v & 0xff] ^ bswap16(tkip_sbox[v >> 8]);
+    return tkip_sbox(v & 0xff) ^ bswap16(tkip_sbox(v >> 8));
 }
 
 static uint16_t mk16(uint8_t hi, uint8_t lo)
@@ -207,7 +189,6 @@ void wifi_tkip_phase1(uint16_t ttak[5], const uint8_t *tk, const uint8_t *ta,
 {
     unsigned i;
 
-    tkip_sbox_init();
     ttak[0] = iv32;
     ttak[1] = iv32 >> 16;
     ttak[2] = mk16(ta[1], ta[0]);
@@ -230,7 +211,6 @@ void wifi_tkip_phase2(uint8_t rc4key[16], const uint16_t ttak[5],
     uint16_t ppk[6];
     unsigned i;
 
-    tkip_sbox_init();
     memcpy(ppk, ttak, 5 * sizeof(uint16_t));
     ppk[5] = ttak[4] + iv16;
     ppk[0] += tkip_s(ppk[5] ^ mk16(tk[1], tk[0]));
@@ -260,7 +240,7 @@ static void tkip_seed(const uint8_t *f, const uint8_t *iv, const uint8_t *tk,
 {
     uint16_t ttak[5];
 
-    wifi_tkip_phase1(ttak, tk, f + 10, ldl_le_p(iv + 4));
+    wifi_tkip_phase1(ttak, tk, ieee80211_addr2(f), ldl_le_p(iv + 4));
     wifi_tkip_phase2(seed, ttak, tk, mk16(iv[0], iv[2]));
 }
 
@@ -271,15 +251,15 @@ static size_t ccmp_blocks(const uint8_t *f, size_t h, uint8_t nonce[13],
                           uint8_t aad[30])
 {
     const uint8_t *iv = f + h;
-    bool mgmt = (f[0] & FC0_TYPE_MASK) == FC0_TYPE_MGMT;
-    bool a4 = !mgmt && (f[1] & (FC1_TODS | FC1_FROMDS)) ==
-                       (FC1_TODS | FC1_FROMDS);
-    bool qos = !mgmt && (f[0] & FC0_QOS);
-    uint8_t tid = qos ? f[a4 ? 30 : 24] & 0x0f : 0;
+    bool mgmt = ieee80211_is_mgmt(f);
+    bool a4 = ieee80211_has_a4(f);
+    bool qos = ieee80211_is_qos_data(f);
+    uint8_t tid = qos ? f[a4 ? IEEE80211_HDR4_LEN : IEEE80211_HDR_LEN] & 0x0f
+                      : 0;
     size_t n;
 
     nonce[0] = tid | (mgmt ? 0x10 : 0);
-    memcpy(nonce + 1, f + 10, 6);
+    memcpy(nonce + 1, ieee80211_addr2(f), IEEE80211_ADDR_LEN);
     nonce[7] = iv[7];
     nonce[8] = iv[6];
     nonce[9] = iv[5];
@@ -287,15 +267,18 @@ static size_t ccmp_blocks(const uint8_t *f, size_t h, uint8_t nonce[13],
     nonce[11] = iv[1];
     nonce[12] = iv[0];
 
+    /* data: subtype bits 4..6 masked (QoS stays) */
     aad[0] = mgmt ? f[0] : f[0] & ~0x70;
-    aad[1] = (f[1] & ~(FC1_RETRY | FC1_PM | FC1_MOREDATA)) | FC1_PROTECTED;
-    memcpy(aad + 2, f + 4, 18);
-    aad[20] = f[22] & 0x0f;
+    aad[1] = (f[1] & ~(IEEE80211_FC1_RETRY | IEEE80211_FC1_PM |
+                       IEEE80211_FC1_MOREDATA)) | IEEE80211_FC1_PROTECTED;
+    /* A1, A2, A3; sequence control with the sequence number masked */
+    memcpy(aad + 2, f + IEEE80211_ADDR1_OFF, 3 * IEEE80211_ADDR_LEN);
+    aad[20] = f[IEEE80211_SEQ_OFF] & 0x0f;
     aad[21] = 0;
     n = 22;
     if (a4) {
-        memcpy(aad + n, f + 24, 6);
-        n += 6;
+        memcpy(aad + n, f + IEEE80211_ADDR4_OFF, IEEE80211_ADDR_LEN);
+        n += IEEE80211_ADDR_LEN;
     }
     if (qos) {
         aad[n] = tid;
@@ -303,6 +286,86 @@ static size_t ccmp_blocks(const uint8_t *f, size_t h, uint8_t nonce[13],
         n += 2;
     }
     return n;
+}
+
+/*
+ * AES-CCM (RFC 3610) as CCMP uses it: 13-byte nonce (L = 2), 8-byte MIC,
+ * AAD of at most 30 bytes.  Encrypts @body in place and writes the MIC to
+ * @mic, or decrypts it and checks @mic.
+ */
+static void ccm_mac(const AES_KEY *k, uint8_t x[16], const uint8_t *d,
+                    size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        x[i] ^= d[i];
+    }
+    AES_encrypt(x, x, k);
+}
+
+static void ccm_ctr(const AES_KEY *k, const uint8_t nonce[13], uint8_t *body,
+                    size_t blen)
+{
+    uint8_t a[16], s[16];
+    size_t off, i;
+    uint16_t ctr = 1;
+
+    a[0] = 1;                               /* flags: L - 1 */
+    memcpy(a + 1, nonce, 13);
+    for (off = 0; off < blen; off += 16, ctr++) {
+        stw_be_p(a + 14, ctr);
+        AES_encrypt(a, s, k);
+        for (i = 0; i < MIN(16, blen - off); i++) {
+            body[off + i] ^= s[i];
+        }
+    }
+}
+
+static bool ccmp_crypt(const uint8_t key[16], const uint8_t nonce[13],
+                       const uint8_t *aad, size_t alen, uint8_t *body,
+                       size_t blen, uint8_t mic[WIFI_CCMP_MIC_LEN], bool enc)
+{
+    AES_KEY k;
+    uint8_t x[16], a[16], b[32] = { 0 };
+    uint8_t diff = 0;
+    size_t off;
+    unsigned i;
+
+    assert(alen <= sizeof(b) - 2 && blen <= 0xffff);
+    AES_set_encrypt_key(key, 128, &k);
+    if (!enc) {
+        ccm_ctr(&k, nonce, body, blen);
+    }
+    /* CBC-MAC over B0, the AAD (length-prefixed, padded), the plaintext */
+    x[0] = 0x40 | ((WIFI_CCMP_MIC_LEN - 2) / 2) << 3 | 1;
+    memcpy(x + 1, nonce, 13);
+    stw_be_p(x + 14, blen);
+    AES_encrypt(x, x, &k);
+    stw_be_p(b, alen);
+    memcpy(b + 2, aad, alen);
+    for (off = 0; off < 2 + alen; off += 16) {
+        ccm_mac(&k, x, b + off, 16);
+    }
+    for (off = 0; off < blen; off += 16) {
+        ccm_mac(&k, x, body + off, MIN(16, blen - off));
+    }
+    if (enc) {
+        ccm_ctr(&k, nonce, body, blen);
+    }
+    /* the MIC: T xor the first bytes of A0's keystream */
+    a[0] = 1;
+    memcpy(a + 1, nonce, 13);
+    stw_be_p(a + 14, 0);
+    AES_encrypt(a, a, &k);
+    for (i = 0; i < WIFI_CCMP_MIC_LEN; i++) {
+        if (enc) {
+            mic[i] = x[i] ^ a[i];
+        } else {
+            diff |= mic[i] ^ x[i] ^ a[i];
+        }
+    }
+    return diff == 0;
 }
 
 /* ---- frame level ------------------------------------------------------- */
@@ -331,13 +394,10 @@ size_t wifi_encrypt(WifiCipher c, const uint8_t *key, uint8_t *f,
         rc4_seal(seed, 16, body, blen);
         break;
     case WIFI_CIPHER_CCMP: {
-        struct ccm_aes128_ctx ccm;
         uint8_t nonce[13], aad[30];
         size_t alen = ccmp_blocks(f, h, nonce, aad);
 
-        ccm_aes128_set_key(&ccm, key);
-        ccm_aes128_encrypt_message(&ccm, sizeof(nonce), nonce, alen, aad,
-                                   WIFI_CCMP_MIC_LEN, blen + tail, body, body);
+        ccmp_crypt(key, nonce, aad, alen, body, blen, body + blen, true);
         break;
     }
     default:
@@ -370,7 +430,6 @@ bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len)
         tkip_seed(f, iv, key, seed);
         return rc4_open(seed, 16, body, blen);
     case WIFI_CIPHER_CCMP: {
-        struct ccm_aes128_ctx ccm;
         uint8_t nonce[13], aad[30];
         size_t alen;
 
@@ -378,11 +437,9 @@ bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len)
             return false;
         }
         alen = ccmp_blocks(f, h, nonce, aad);
-        ccm_aes128_set_key(&ccm, key);
         /* in place; the MIC stays behind the body */
-        return ccm_aes128_decrypt_message(&ccm, sizeof(nonce), nonce, alen,
-                                          aad, WIFI_CCMP_MIC_LEN, blen, body,
-                                          body);
+        return ccmp_crypt(key, nonce, aad, alen, body, blen, body + blen,
+                          false);
     }
     default:
         return false;
@@ -391,11 +448,51 @@ bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len)
 
 /* ---- WPA2-PSK ---------------------------------------------------------- */
 
+#define SHA1_LEN 20
+
+/* HMAC-SHA1 over the concatenation of up to three pieces */
+static void hmac_sha1(const uint8_t *key, size_t key_len,
+                      const uint8_t *d1, size_t n1, const uint8_t *d2,
+                      size_t n2, const uint8_t *d3, size_t n3,
+                      uint8_t out[SHA1_LEN])
+{
+    GHmac *h = g_hmac_new(G_CHECKSUM_SHA1, key, key_len);
+    gsize n = SHA1_LEN;
+
+    g_hmac_update(h, d1, n1);
+    if (n2) {
+        g_hmac_update(h, d2, n2);
+    }
+    if (n3) {
+        g_hmac_update(h, d3, n3);
+    }
+    g_hmac_get_digest(h, out, &n);
+    g_hmac_unref(h);
+    assert(n == SHA1_LEN);
+}
+
+/* IEEE 802.11-2020 J.4.1: PBKDF2-HMAC-SHA1 (RFC 8018 5.2), 4096 rounds */
 void wifi_psk_pmk(const char *passphrase, const uint8_t *ssid, size_t ssid_len,
                   uint8_t pmk[32])
 {
-    pbkdf2_hmac_sha1(strlen(passphrase), (const uint8_t *)passphrase, 4096,
-                     ssid_len, ssid, 32, pmk);
+    const uint8_t *p = (const uint8_t *)passphrase;
+    size_t plen = strlen(passphrase);
+    uint8_t u[SHA1_LEN], t[SHA1_LEN], be[4];
+    unsigned blk, r, i;
+
+    for (blk = 1; blk <= 2; blk++) {
+        stl_be_p(be, blk);
+        hmac_sha1(p, plen, ssid, ssid_len, be, 4, NULL, 0, u);
+        memcpy(t, u, SHA1_LEN);
+        for (r = 1; r < 4096; r++) {
+            hmac_sha1(p, plen, u, SHA1_LEN, NULL, 0, NULL, 0, u);
+            for (i = 0; i < SHA1_LEN; i++) {
+                t[i] ^= u[i];
+            }
+        }
+        memcpy(pmk + (blk - 1) * SHA1_LEN, t,
+               blk == 1 ? SHA1_LEN : 32 - SHA1_LEN);
+    }
 }
 
 /* IEEE 802.11-2020 12.7.1.2: PRF-n(K, A, B) with HMAC-SHA1 */
@@ -403,56 +500,91 @@ void wifi_prf_sha1(const uint8_t *key, size_t key_len, const char *label,
                    const uint8_t *data, size_t data_len, uint8_t *out,
                    size_t out_len)
 {
-    struct hmac_sha1_ctx h;
-    uint8_t d[SHA1_DIGEST_SIZE], zero = 0;
-    uint8_t i;
+    uint8_t d[SHA1_LEN], tail[2] = { 0, 0 };
+    GHmac *h;
+    gsize n;
 
-    for (i = 0; out_len; i++) {
-        size_t n = MIN(out_len, sizeof(d));
+    for (; out_len; tail[1]++) {
+        size_t m = MIN(out_len, sizeof(d));
 
-        hmac_sha1_set_key(&h, key_len, key);
-        hmac_sha1_update(&h, strlen(label), (const uint8_t *)label);
-        hmac_sha1_update(&h, 1, &zero);
-        hmac_sha1_update(&h, data_len, data);
-        hmac_sha1_update(&h, 1, &i);
-        hmac_sha1_digest(&h, sizeof(d), d);
-        memcpy(out, d, n);
-        out += n;
-        out_len -= n;
+        /* label, a zero byte, the data, the counter */
+        h = g_hmac_new(G_CHECKSUM_SHA1, key, key_len);
+        g_hmac_update(h, (const guchar *)label, strlen(label));
+        g_hmac_update(h, tail, 1);
+        g_hmac_update(h, data, data_len);
+        g_hmac_update(h, tail + 1, 1);
+        n = sizeof(d);
+        g_hmac_get_digest(h, d, &n);
+        g_hmac_unref(h);
+        memcpy(out, d, m);
+        out += m;
+        out_len -= m;
     }
 }
 
 void wifi_hmac_sha1_128(const uint8_t *key, const uint8_t *data, size_t len,
                         uint8_t mic[16])
 {
-    struct hmac_sha1_ctx h;
+    uint8_t d[SHA1_LEN];
 
-    hmac_sha1_set_key(&h, 16, key);
-    hmac_sha1_update(&h, len, data);
-    hmac_sha1_digest(&h, 16, mic);
+    hmac_sha1(key, 16, data, len, NULL, 0, NULL, 0, d);
+    memcpy(mic, d, 16);
 }
 
-static const uint8_t wrap_iv[8] = {
-    0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6, 0xa6
-};
+/* RFC 3394 2.2.1 (index form), default IV A6A6A6A6A6A6A6A6 */
+#define WRAP_IV 0xa6a6a6a6a6a6a6a6ULL
 
 void wifi_aes_wrap(const uint8_t kek[16], const uint8_t *in, size_t len,
                    uint8_t *out)
 {
-    struct aes128_ctx aes;
+    size_t n = len / 8, i;
+    uint64_t a = WRAP_IV;
+    uint8_t b[16];
+    AES_KEY k;
+    unsigned j;
 
-    aes128_set_encrypt_key(&aes, kek);
-    aes128_keywrap(&aes, wrap_iv, len + 8, out, in);
+    AES_set_encrypt_key(kek, 128, &k);
+    memmove(out + 8, in, len);
+    for (j = 0; j < 6; j++) {
+        for (i = 1; i <= n; i++) {
+            stq_be_p(b, a);
+            memcpy(b + 8, out + 8 * i, 8);
+            AES_encrypt(b, b, &k);
+            a = ldq_be_p(b) ^ (n * j + i);
+            memcpy(out + 8 * i, b + 8, 8);
+        }
+    }
+    stq_be_p(out, a);
 }
 
 bool wifi_aes_unwrap(const uint8_t kek[16], const uint8_t *in, size_t len,
                      uint8_t *out)
 {
-    struct aes128_ctx aes;
+    size_t n, i;
+    uint64_t a;
+    uint8_t b[16];
+    AES_KEY k;
+    int j;
 
     if (len < 24 || len % 8) {
         return false;
     }
-    aes128_set_decrypt_key(&aes, kek);
-    return aes128_keyunwrap(&aes, wrap_iv, len - 8, out, in);
+    n = (len - 8) / 8;
+    a = ldq_be_p(in);
+    memmove(out, in + 8, len - 8);
+    AES_set_decrypt_key(kek, 128, &k);
+    for (j = 5; j >= 0; j--) {
+        for (i = n; i >= 1; i--) {
+            stq_be_p(b, a ^ (n * j + i));
+            memcpy(b + 8, out + 8 * (i - 1), 8);
+            AES_decrypt(b, b, &k);
+            a = ldq_be_p(b);
+            memcpy(out + 8 * (i - 1), b + 8, 8);
+        }
+    }
+    if (a != WRAP_IV) {
+        memset(out, 0, len - 8);    /* nothing unauthenticated leaks */
+        return false;
+    }
+    return true;
 }

@@ -20,7 +20,7 @@
 #include "qemu/timer.h"
 #include "qom/object_interfaces.h"
 #include "hw/qdev-core.h"
-#include "hw/net/wifi/medium.h"
+#include "medium-int.h"
 #include "hw/net/wifi/air-proto.h"
 #include <zlib.h>
 #include "trace.h"
@@ -109,7 +109,7 @@ static void wifi_remote_learn(WifiMedium *m, const uint8_t *addr,
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     WifiRemoteStation *slot = &m->remote[0];
 
-    if (wifi_is_group(addr)) {
+    if (ieee80211_is_group(addr)) {
         return;
     }
     for (int i = 0; i < WIFI_REMOTE_STATIONS; i++) {
@@ -173,12 +173,13 @@ static void wifi_medium_deliver(void *opaque)
 /* a frame a receiver acknowledges: unicast data or management */
 static bool wifi_wants_ack(const uint8_t *frame)
 {
-    return !wifi_is_group(frame + 4) && ((frame[0] >> 2) & 3) != 1;
+    return !ieee80211_is_group(ieee80211_addr1(frame)) &&
+           !ieee80211_is_ctrl(frame);
 }
 
 static bool wifi_frame_has_ta(const uint8_t *frame, size_t len)
 {
-    return len >= 16 && ((frame[0] >> 2) & 3) != 1;
+    return len >= IEEE80211_TA_END && !ieee80211_is_ctrl(frame);
 }
 
 /*
@@ -206,12 +207,12 @@ static WifiMediumClient *wifi_medium_local(WifiMedium *m,
         }
         /* a radio that cannot take the frame does not acknowledge it */
         if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
-            c->rx_dropped++;
+            m->rx_overflows++;
             trace_wifi_medium_rx_overflow(c->name);
             continue;
         }
         if (!meta->fcs_bad && !acker && wifi_wants_ack(frame) &&
-            c->ops->acks(c, frame + 4)) {
+            c->ops->acks(c, ieee80211_addr1(frame))) {
             acker = c;
         }
         f = g_malloc(sizeof(*f) + len);
@@ -278,7 +279,6 @@ static uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
  * was lost) is dropped by the receiving station as any 802.11 retry.
  */
 /* a data frame's header up to its sequence control */
-#define WIFI_DATA_HDR_LEN   24
 
 struct WifiArqFrame {
     QTAILQ_ENTRY(WifiArqFrame) next;
@@ -321,7 +321,7 @@ static void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
      * association request, 20 ms and many frames later, starts over what
      * the AP already did.
      */
-    if (!seq || len < WIFI_DATA_HDR_LEN || ((frame[0] >> 2) & 3) != 2) {
+    if (!seq || len < IEEE80211_HDR_LEN || !ieee80211_is_data(frame)) {
         return;                 /* wifi_arq_acked() compares addr2 */
     }
     if (m->arq_len >= WIFI_ARQ_MAX) {
@@ -348,7 +348,8 @@ static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
     WifiArqFrame *a;
 
     QTAILQ_FOREACH(a, &m->arq, next) {
-        if (a->seq == seq && a->len >= 16 && !memcmp(a->data + 10, ra, 6)) {
+        if (a->seq == seq && a->len >= IEEE80211_TA_END &&
+            !memcmp(ieee80211_addr2(a->data), ra, IEEE80211_ADDR_LEN)) {
             bool first = a == QTAILQ_FIRST(&m->arq);
 
             wifi_arq_free(m, a);
@@ -442,7 +443,7 @@ static void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                             const WifiFrameMeta *dm, int64_t now,
                             uint16_t ack_seq)
 {
-    uint8_t ack[WIFI_ACK_LEN] = { 0xd4, 0x00 };
+    uint8_t ack[WIFI_ACK_LEN] = { IEEE80211_FC0_ACK, 0x00 };
     WifiFrameMeta meta = {
         .freq_mhz = dm->freq_mhz,
         .txpower_dbm = dm->txpower_dbm,
@@ -455,7 +456,9 @@ static void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
     if (!wifi_frame_has_ta(frame, len)) {
         return;
     }
-    memcpy(ack + 4, frame + 10, 6);         /* RA = the data's TA */
+    /* RA = the data's TA */
+    memcpy(ack + IEEE80211_ADDR1_OFF, ieee80211_addr2(frame),
+           IEEE80211_ADDR_LEN);
     meta.airtime_us = wifi_airtime_us(WIFI_ACK_BYTES, meta.rate_500k,
                                       meta.ofdm, meta.short_preamble);
     m->acks++;
@@ -485,8 +488,9 @@ unsigned wifi_medium_txq_len(WifiMediumClient *c)
     return c->txq_len;
 }
 
-bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
-                      size_t len, const WifiFrameMeta *meta)
+/* one transmission, airtime off: true if a radio acknowledged it */
+static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
+                             size_t len, const WifiFrameMeta *meta)
 {
     WifiMedium *m = from->medium;
     WifiMediumClient *acker;
@@ -501,10 +505,6 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     if (!m) {
         return false;           /* alone on its own air */
     }
-    if (m->airtime) {
-        wifi_medium_queue(from, frame, len, meta, 1, false);
-        return false;
-    }
     m->frames++;
     fm.fcs_bad = wifi_fcs_error(m);
     trace_wifi_medium_tx(from->name, meta->freq_mhz, len, meta->rate_500k);
@@ -517,7 +517,7 @@ bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
         wifi_medium_ack(m, acker, frame, len, &fm,
                         qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), 0);
     } else if (m->nic && !fm.fcs_bad && wifi_wants_ack(frame)) {
-        acked = wifi_remote_acks(m, frame + 4, meta->freq_mhz);
+        acked = wifi_remote_acks(m, ieee80211_addr1(frame), meta->freq_mhz);
         if (acked) {
             wifi_arq_add(m, seq, from->pos, frame, len, &fm);
         }
@@ -780,9 +780,10 @@ static void wifi_job_timer(void *opaque)
     }
 }
 
-bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
-                       size_t len, const WifiFrameMeta *meta,
-                       unsigned retry_limit, bool notify)
+/* airtime on: queue @frame for the channel with its retries */
+static bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
+                              size_t len, const WifiFrameMeta *meta,
+                              unsigned retry_limit, bool notify)
 {
     WifiMedium *m = from->medium;
     WifiTxJob *j;
@@ -808,6 +809,38 @@ bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
         wifi_job_contend(j, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
     }
     return true;
+}
+
+WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
+                                  size_t len, WifiFrameMeta *meta,
+                                  unsigned retry_limit, bool notify,
+                                  WifiTxResult *result)
+{
+    WifiTxResult r = { 0 };
+    unsigned limit = MAX(retry_limit, 1);
+
+    meta->airtime_us = wifi_airtime_us(len + IEEE80211_FCS_LEN,
+                                       meta->rate_500k, meta->ofdm,
+                                       meta->short_preamble);
+    if (len < IEEE80211_ACK_LEN ||
+        ieee80211_is_group(ieee80211_addr1(frame))) {
+        limit = 1;              /* nobody acknowledges a group frame */
+    }
+    if (wifi_medium_paced(c)) {
+        return wifi_medium_queue(c, frame, len, meta, limit, notify) ?
+               WIFI_TX_QUEUED : WIFI_TX_REFUSED;
+    }
+    do {
+        if (r.attempts) {
+            frame[1] |= IEEE80211_FC1_RETRY;
+        }
+        r.attempts++;
+        r.acked = wifi_medium_send(c, frame, len, meta);
+    } while (!r.acked && r.attempts < limit);
+    if (result) {
+        *result = r;
+    }
+    return WIFI_TX_DONE;
 }
 
 /*
@@ -921,12 +954,12 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
     };
     /* the transmitter (addr2) lives over there: it will ack its frames */
     if (wifi_frame_has_ta(af.frame, af.len) && !af.fcs_bad) {
-        wifi_remote_learn(m, af.frame + 10, af.freq_mhz);
+        wifi_remote_learn(m, ieee80211_addr2(af.frame), af.freq_mhz);
     }
     trace_wifi_medium_rx_remote(af.freq_mhz, af.len);
     /* an ACK for one of our frames to a station over there */
-    if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == 0xd4) {
-        wifi_arq_acked(m, af.frame + 4, af.seq);
+    if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == IEEE80211_FC0_ACK) {
+        wifi_arq_acked(m, ieee80211_addr1(af.frame), af.seq);
     }
     if (m->airtime) {
         wifi_remote_on_air(m, &af, &meta);
@@ -1029,33 +1062,46 @@ static void wifi_medium_set_airtime(Object *obj, bool v, Error **errp)
     WIFI_MEDIUM(obj)->airtime = v;
 }
 
-static void wifi_medium_get_u64(Object *obj, Visitor *v, const char *name,
-                                void *opaque, Error **errp)
+static void wifi_medium_get_seed(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
 {
-    WifiMedium *m = WIFI_MEDIUM(obj);
-    uint64_t n = !strcmp(name, "seed") ? m->seed : m->fcs_error_rate;
-
-    visit_type_uint64(v, name, &n, errp);
+    visit_type_uint64(v, name, &WIFI_MEDIUM(obj)->seed, errp);
 }
 
-static void wifi_medium_set_u64(Object *obj, Visitor *v, const char *name,
-                                void *opaque, Error **errp)
+static void wifi_medium_set_seed(Object *obj, Visitor *v, const char *name,
+                                 void *opaque, Error **errp)
 {
     WifiMedium *m = WIFI_MEDIUM(obj);
     uint64_t n;
 
-    if (!visit_type_uint64(v, name, &n, errp)) {
-        return;
-    }
-    if (!strcmp(name, "seed")) {
+    if (visit_type_uint64(v, name, &n, errp)) {
         m->seed = n;
         m->prng = n;
-    } else if (n > 1000) {
-        error_setg(errp, "wifi-medium: fcs-error-rate is per mille "
-                   "(0..1000), not %" PRIu64, n);
-    } else {
-        m->fcs_error_rate = n;
     }
+}
+
+static void wifi_medium_get_fcs_rate(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    visit_type_uint32(v, name, &WIFI_MEDIUM(obj)->fcs_error_rate, errp);
+}
+
+static void wifi_medium_set_fcs_rate(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    uint32_t n;
+
+    if (!visit_type_uint32(v, name, &n, errp)) {
+        return;
+    }
+    if (n > 1000) {
+        error_setg(errp, "wifi-medium: fcs-error-rate is per mille "
+                   "(0..1000), not %" PRIu32, n);
+        return;
+    }
+    WIFI_MEDIUM(obj)->fcs_error_rate = n;
 }
 
 static void wifi_medium_complete(UserCreatable *uc, Error **errp)
@@ -1138,6 +1184,9 @@ static const WifiMediumCounter wifi_medium_counters[] = {
       "read-only: collisions seen on this medium (airtime on)" },
     { "fcs-errors", offsetof(WifiMedium, fcs_errors),
       "read-only: transmissions corrupted by fcs-error-rate" },
+    { "rx-overflows", offsetof(WifiMedium, rx_overflows),
+      "read-only: deliveries dropped because a local radio's receive "
+      "queue was full (the radio does not acknowledge them)" },
     { "acks", offsetof(WifiMedium, acks),
       "read-only: ACK frames the local radios sent" },
     { "remote-resent", offsetof(WifiMedium, arq_resent),
@@ -1168,13 +1217,13 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
         "starting in the same slot collide (default off: as fast as "
         "possible)");
     object_class_property_add(klass, "fcs-error-rate", "uint32",
-                              wifi_medium_get_u64, wifi_medium_set_u64,
-                              NULL, NULL);
+                              wifi_medium_get_fcs_rate,
+                              wifi_medium_set_fcs_rate, NULL, NULL);
     object_class_property_set_description(klass, "fcs-error-rate",
         "per mille of transmissions corrupted on the air (bad FCS: only "
         "monitors asking for such frames get them; default 0)");
     object_class_property_add(klass, "seed", "uint64",
-                              wifi_medium_get_u64, wifi_medium_set_u64,
+                              wifi_medium_get_seed, wifi_medium_set_seed,
                               NULL, NULL);
     object_class_property_set_description(klass, "seed",
         "seed of the medium's deterministic pseudo-random numbers "

@@ -48,40 +48,15 @@
 #include "tests/qtest/libqos/pci-pc.h"
 #include "hw/net/wifi/air-proto.h"
 #include "fuzz.h"
+#include "hw/net/bcm4331/bcma-regs.h"
+#include "hw/net/bcm4331/d11-regs.h"
 
 #define CARD_DEVFN      QPCI_DEVFN(4, 0)
-#define D11             0x0000
-#define AGENT           0x1000
-#define MACCTL          0x120
-#define GEN_IRQ_REASON  0x128
-#define GEN_IRQ_MASK    0x12c
-#define SHM_CONTROL     0x160
-#define SHM_DATA        0x164
-#define XMITSTAT_0      0x170
-#define PHY_CTL         0x3fc
-#define PHY_DATA        0x3fe
-#define MACFILTER_CTL   0x420
-#define MACFILTER_DATA  0x422
-#define SHM_DATA_UNAL   0x166
-#define SH_HOSTF1       0x005e
-#define SH_KEYIDXBLOCK  0x05d4
-#define HF_USEDEFKEYS   0x4000
+#define D11             BCMA_BAR0_WIN0  /* the 802.11 core */
+#define AGENT           BCMA_BAR0_WIN1  /* its agent */
 #define MACCTL_INFRA    (1u << 17)
 #define MACCTL_AP       (1u << 18)
 #define MACCTL_MONITOR  (0x17u << 20)   /* BEACPROMISC, KEEP_*, PROMISC */
-#define DMA_MASK(n)     (0x24 + 8 * (n))
-#define ENG(n)          (0x200 + 0x40 * (n))
-#define TXCTL           0x00
-#define TXINDEX         0x04
-#define RXCTL           0x20
-#define RXINDEX         0x24
-#define SOF             0x80000000u
-#define EOF_            0x40000000u
-#define IRQ             0x20000000u
-#define DTABLEEND       0x10000000u
-#define TXH_LEN         118
-#define RX_BUFSIZE      2390
-#define RX_FO           38
 #define RING_SLOTS      256
 
 /* guest memory of the card (as the qtests lay it out) */
@@ -140,11 +115,12 @@ static void desc(QTestState *s, uint64_t at, uint32_t ctl0, uint32_t len,
 
 static void set_ring(PeerCard *c, unsigned n, bool rx, uint64_t base)
 {
-    uint32_t o = rx ? RXCTL : TXCTL;
+    uint32_t o = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
 
-    wl(c, D11 + ENG(n) + o, 0x801 | (rx ? RX_FO << 1 : 0));
-    wl(c, D11 + ENG(n) + o + 8, base);
-    wl(c, D11 + ENG(n) + o + 12, ((base >> 32) & 0x3fffffff) | 0x80000000);
+    wl(c, D11 + D11_DMA_ENGINE(n) + o, 0x801 | (rx ? D11_RX_FW598_FO << 1 : 0));
+    wl(c, D11 + D11_DMA_ENGINE(n) + o + 8, base);
+    wl(c, D11 + D11_DMA_ENGINE(n) + o + 12,
+       ((base >> 32) & 0x3fffffff) | 0x80000000);
 }
 
 /* what b43 does up to a running interface on channel 6 */
@@ -167,39 +143,41 @@ static void card_up(QTestState *s, PeerCard *c)
     wl(c, AGENT + 0x800, 0);
     wl(c, AGENT + 0x408, 0x2005);
     wl(c, D11 + 0x1e0, 0x302);
-    wl(c, D11 + MACCTL, 0x80020504);
-    wl(c, D11 + SHM_CONTROL, 0x01000000);
+    wl(c, D11 + A_D11_MACCTL, 0x80020504);
+    wl(c, D11 + A_D11_SHM_CONTROL, 0x01000000);
     for (int k = 0; k < ARRAY_SIZE(stub); k++) {
-        wl(c, D11 + SHM_DATA, stub[k]);
+        wl(c, D11 + A_D11_SHM_DATA, stub[k]);
     }
-    wl(c, D11 + GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + MACCTL, 0x80020502);
-    wl(c, D11 + SHM_CONTROL, (2 << 16) | 6);        /* short retry limit */
-    ww(c, D11 + SHM_DATA, 7);
-    wl(c, D11 + SHM_CONTROL, (2 << 16) | 7);        /* long retry limit */
-    ww(c, D11 + SHM_DATA, 4);
-    ww(c, D11 + MACFILTER_CTL, 0x20);
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
+    wl(c, D11 + A_D11_MACCTL, 0x80020502);
+    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | 6); /* short retry limit */
+    ww(c, D11 + A_D11_SHM_DATA, 7);
+    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | 7);        /* long retry limit */
+    ww(c, D11 + A_D11_SHM_DATA, 4);
+    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
     for (int k = 0; k < 3; k++) {
-        ww(c, D11 + MACFILTER_DATA, card_mac[2 * k] | card_mac[2 * k + 1] << 8);
+        ww(c, D11 + A_D11_MACFILTER_DATA,
+           card_mac[2 * k] | card_mac[2 * k + 1] << 8);
     }
-    ww(c, D11 + PHY_CTL, 0x810);                    /* radio on */
-    ww(c, D11 + PHY_DATA, 0x2);
-    ww(c, D11 + PHY_CTL, 0x1ce);                    /* channel 6 */
-    ww(c, D11 + PHY_DATA, 0x3d3);
+    ww(c, D11 + A_D11_PHY_CONTROL, 0x810);                    /* radio on */
+    ww(c, D11 + A_D11_PHY_DATA, 0x2);
+    ww(c, D11 + A_D11_PHY_CONTROL, 0x1ce);                    /* channel 6 */
+    ww(c, D11 + A_D11_PHY_DATA, 0x3d3);
     set_ring(c, 1, false, TXRING);
     for (int k = 0; k < RING_SLOTS; k++) {
-        desc(s, 0, k == RING_SLOTS - 1 ? DTABLEEND : 0, RX_BUFSIZE,
-             RXBUF + 2400 * k, ring + 16 * k);
+        desc(s, 0, k == RING_SLOTS - 1 ? D11_DESC_CTL0_DTABLEEND : 0,
+             D11_RX_FW598_BUFSIZE, RXBUF + 2400 * k, ring + 16 * k);
     }
     qtest_memwrite(s, RXRING, ring, 16 * RING_SLOTS);
     set_ring(c, 0, true, RXRING);
-    wl(c, D11 + ENG(0) + RXINDEX, 0x1000);
-    wl(c, D11 + DMA_MASK(0), 0x1fc00);
-    wl(c, D11 + DMA_MASK(1), 0xdc00);
-    wl(c, D11 + GEN_IRQ_MASK, 0x38058264);
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
+    wl(c, D11 + D11_DMA_IRQ_MASK(0), 0x1fc00);
+    wl(c, D11 + D11_DMA_IRQ_MASK(1), 0xdc00);
+    wl(c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
     qpci_config_writel(c->dev, 0x94, 0x200);
-    wl(c, D11 + MACCTL, rl(c, D11 + MACCTL) | 1);   /* b43_mac_enable */
-    wl(c, D11 + GEN_IRQ_REASON, 1);
+    wl(c, D11 + A_D11_MACCTL,
+       rl(c, D11 + A_D11_MACCTL) | 1); /* b43_mac_enable */
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 1);
 }
 
 static void card_down(PeerCard *c)
@@ -212,7 +190,7 @@ static void card_down(PeerCard *c)
 static void card_tx(QTestState *s, PeerCard *c, const uint8_t *f, size_t len,
                     uint8_t flags)
 {
-    uint8_t h[TXH_LEN] = { 0 };
+    uint8_t h[D11_TXH_LEN] = { 0 };
     uint8_t d[32];
     unsigned slot = c->txslot;
     uint64_t hb = TXBUF + slot * 2048;
@@ -233,15 +211,17 @@ static void card_tx(QTestState *s, PeerCard *c, const uint8_t *f, size_t len,
     h[0x70] = ofdm ? ofdm_codes[(flags >> 4) & 7] : cck_plcp[(flags >> 4) & 3];
     qtest_memwrite(s, hb, h, sizeof(h));
     qtest_memwrite(s, hb + 256, f, len);
-    desc(s, 0, SOF, TXH_LEN, hb, d);
-    desc(s, 0, EOF_ | IRQ | (slot + 1 == RING_SLOTS - 1 ? DTABLEEND : 0), len,
-         hb + 256, d + 16);
+    desc(s, 0, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb, d);
+    desc(s, 0,
+         D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC |
+             (slot + 1 == RING_SLOTS - 1 ? D11_DESC_CTL0_DTABLEEND : 0),
+         len, hb + 256, d + 16);
     qtest_memwrite(s, TXRING + 16 * slot, d, sizeof(d));
     c->txslot = (slot + 2) % RING_SLOTS;
-    wl(c, D11 + ENG(1) + TXINDEX, c->txslot * 16);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
     flush_events(s);
     /* b43 reads the TX status of each frame */
-    for (int i = 0; i < 8 && rl(c, D11 + XMITSTAT_0); i++) {
+    for (int i = 0; i < 8 && rl(c, D11 + A_D11_XMITSTAT_0); i++) {
         continue;
     }
 }
@@ -253,16 +233,16 @@ static void card_mode(PeerCard *c, uint8_t flags)
         MACCTL_INFRA, MACCTL_INFRA | MACCTL_AP, MACCTL_INFRA | MACCTL_MONITOR,
         0,
     };
-    uint32_t v = rl(c, D11 + MACCTL);
+    uint32_t v = rl(c, D11 + A_D11_MACCTL);
 
     v &= ~(MACCTL_INFRA | MACCTL_AP | MACCTL_MONITOR);
-    wl(c, D11 + MACCTL, v | mode[flags & 3]);
+    wl(c, D11 + A_D11_MACCTL, v | mode[flags & 3]);
 }
 
 static void shm_w16(PeerCard *c, uint32_t b, uint16_t v)
 {
-    wl(c, D11 + SHM_CONTROL, (1 << 16) | (b >> 2));
-    ww(c, D11 + ((b & 2) ? SHM_DATA_UNAL : SHM_DATA), v);
+    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 /* b43's key_write() and keymac_write() */
@@ -276,19 +256,19 @@ static void card_key(PeerCard *c, const uint8_t *p, size_t len, uint8_t flags)
     }
     slot = p[0] % 64;
     memcpy(key, p + 2, MIN(len - 2, sizeof(key)));
-    shm_w16(c, SH_KEYIDXBLOCK + 2 * slot, slot << 4 | (p[1] & 7));
+    shm_w16(c, D11_SHM_SH_KEYIDXBLOCK + 2 * slot, slot << 4 | (p[1] & 7));
     for (int i = 0; i < 16; i += 2) {
         shm_w16(c, 0x400 * 2 + slot * 16 + i, key[i] | key[i + 1] << 8);
     }
     if ((flags & 1) && slot >= 4) {
         e = slot - 4;
-        wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e));
-        wl(c, D11 + SHM_DATA, ldl_le_p(peer_mac));
-        wl(c, D11 + SHM_CONTROL, (4 << 16) | (2 * e + 1));
-        ww(c, D11 + SHM_DATA, lduw_le_p(peer_mac + 4));
+        wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e));
+        wl(c, D11 + A_D11_SHM_DATA, ldl_le_p(peer_mac));
+        wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e + 1));
+        ww(c, D11 + A_D11_SHM_DATA, lduw_le_p(peer_mac + 4));
     }
     if (flags & 2) {
-        shm_w16(c, SH_HOSTF1, HF_USEDEFKEYS);
+        shm_w16(c, D11_SHM_SH_HOSTF1, D11_HF_USEDEFKEYS);
     }
 }
 

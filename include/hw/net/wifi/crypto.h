@@ -3,9 +3,9 @@
  *
  * 802.11 frame protection (WEP, TKIP, CCMP) and the WPA2-PSK key
  * derivations, shared by the emulated cards and the virtual access point.
- * The primitives (RC4, AES-CCM, HMAC-SHA1, PBKDF2, AES key wrap) come from
- * Debian's nettle; this file only builds the 802.11 constructions on them
- * (IV/ICV layout, the CCMP nonce and AAD, TKIP key mixing).
+ * AES is QEMU's (crypto/aes.h) and HMAC-SHA1 GLib's; RC4, AES-CCM, PBKDF2
+ * and the AES key wrap are built on them in crypto.c, with the 802.11
+ * constructions (IV/ICV layout, the CCMP nonce and AAD, TKIP key mixing).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */

@@ -21,6 +21,7 @@
 #include "hw/qdev-core.h"
 #include "net/net.h"
 #include "hw/net/wifi/airtime.h"
+#include "hw/net/wifi/ieee80211.h"
 
 #define TYPE_WIFI_MEDIUM "wifi-medium"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiMedium, WIFI_MEDIUM)
@@ -85,7 +86,6 @@ struct WifiMediumClient {
     QTAILQ_ENTRY(WifiMediumClient) next;
     QSIMPLEQ_HEAD(, WifiQueuedFrame) rxq;
     unsigned rxq_len;
-    uint64_t rx_dropped;
     QEMUBH *bh;
     /* airtime on: frames waiting for the channel, the head contending */
     QSIMPLEQ_HEAD(, WifiTxJob) txq;
@@ -94,84 +94,6 @@ struct WifiMediumClient {
 
 /* frames one radio may have waiting for the channel (airtime on) */
 #define WIFI_TX_QUEUE_MAX       64
-/* transmissions from other processes on the air at once (airtime on) */
-#define WIFI_REMOTE_ON_AIR_MAX  256
-/* channels whose airtime the medium tracks */
-#define WIFI_CHANNELS           32
-
-/*
- * Unicast frames to stations in other processes, kept until that process's
- * ACK comes back (the netdev may lose frames: a full socket buffer)
- */
-#define WIFI_ARQ_MAX            256
-#define WIFI_ARQ_TIMEOUT_NS     (40 * SCALE_MS)
-#define WIFI_ARQ_TRIES          4
-typedef struct WifiArqFrame WifiArqFrame;
-
-/* other processes whose clock offset the medium estimates (airtime on) */
-#define WIFI_PEERS              16
-
-typedef struct WifiPeerClock {
-    bool used;
-    uint64_t sender;
-    int64_t min[2];             /* least (arrival - start): this, last window */
-    int64_t window_ns;          /* start of this window */
-} WifiPeerClock;
-
-typedef struct WifiChannel {
-    uint32_t freq_mhz;          /* 0: free slot */
-    int64_t busy_until_ns;      /* end of the current exchange */
-} WifiChannel;
-
-/* stations heard from other processes: unicast to them counts as acked */
-#define WIFI_REMOTE_STATIONS    64
-#define WIFI_REMOTE_TTL_NS      (10 * NANOSECONDS_PER_SECOND)
-
-typedef struct WifiRemoteStation {
-    uint8_t addr[6];
-    uint32_t freq_mhz;
-    int64_t last_ns;
-} WifiRemoteStation;
-
-struct WifiMedium {
-    Object parent_obj;
-    QTAILQ_HEAD(, WifiMediumClient) clients;
-    uint64_t frames;
-
-    /* cross-process link (air-proto.h) */
-    char *netdev;
-    NICConf conf;
-    NICState *nic;
-    MemReentrancyGuard guard;
-    uint64_t sender_id;
-    uint8_t link_mac[6];
-    uint64_t remote_frames;
-    uint64_t remote_rejected;
-    WifiRemoteStation remote[WIFI_REMOTE_STATIONS];
-    uint16_t air_seq;
-    QTAILQ_HEAD(, WifiArqFrame) arq;
-    unsigned arq_len;
-    QEMUTimer *arq_timer;
-    uint64_t arq_resent;
-
-    /* pcap view of the air */
-    char *pcap;
-    FILE *pcap_file;
-
-    /* airtime, collisions, corrupted frames */
-    bool airtime;
-    uint32_t fcs_error_rate;    /* per mille */
-    uint64_t seed;
-    uint64_t prng;
-    WifiChannel chan[WIFI_CHANNELS];
-    QTAILQ_HEAD(, WifiTxJob) on_air;
-    unsigned remote_on_air;
-    WifiPeerClock peers[WIFI_PEERS];
-    uint64_t collisions;
-    uint64_t fcs_errors;
-    uint64_t acks;
-};
-
 /*
  * Attach @c (ops, opaque, name, pos filled in) to @m; @owner's reentrancy
  * guard protects the delivery bottom half.  @m may be NULL: the radio is
@@ -183,36 +105,41 @@ void wifi_medium_detach(WifiMediumClient *c);
 /* drop frames not yet delivered (device reset) */
 void wifi_medium_flush(WifiMediumClient *c);
 
-/*
- * Transmit @frame (an MPDU without FCS) from @from.  Returns true when a
- * radio on the channel acknowledges it (unicast only).  Delivery happens
- * later, from each receiver's bottom half.
- */
-bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
-                      size_t len, const WifiFrameMeta *meta);
+/* what became of a frame handed to wifi_medium_transmit() */
+typedef enum WifiTxStatus {
+    WIFI_TX_DONE,       /* airtime off: sent, the outcome is in *result */
+    WIFI_TX_QUEUED,     /* airtime on: ops->tx_done reports it (@notify) */
+    WIFI_TX_REFUSED,    /* not sent: the radio's queue is full */
+} WifiTxStatus;
+
+typedef struct WifiTxResult {
+    bool acked;
+    unsigned attempts;
+} WifiTxResult;
 
 /*
- * Does the air take real time (property airtime=on)?  Then senders that
- * care about the outcome use wifi_medium_queue() instead: wifi_medium_send()
- * queues the frame for one attempt and returns false.
+ * Transmit @frame (an MPDU without FCS) from @c, the one call of every
+ * sender.  The medium fills in meta->airtime_us (from the length, rate and
+ * preamble) and, for a frame to a unicast address with @retry_limit > 1,
+ * sends it again (retry bit set in @frame) until a radio acknowledges it
+ * or @retry_limit attempts were made.
+ *
+ * Airtime off (wifi_medium_paced() false): all of it happens before the
+ * call returns WIFI_TX_DONE with the outcome in @result (may be NULL).
+ * Airtime on: the frame waits for the channel (DIFS + backoff) and each
+ * attempt takes its airtime (contention window doubled on a retry); the
+ * call returns WIFI_TX_QUEUED and, with @notify, ops->tx_done reports the
+ * outcome from a timer, in order; WIFI_TX_REFUSED if the radio's queue
+ * holds WIFI_TX_QUEUE_MAX frames (nothing queued, no tx_done).
+ * Delivery to receivers happens later, from each receiver's bottom half.
  */
+WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
+                                  size_t len, WifiFrameMeta *meta,
+                                  unsigned retry_limit, bool notify,
+                                  WifiTxResult *result);
+
+/* Does the air take real time (property airtime=on)? */
 bool wifi_medium_paced(WifiMediumClient *c);
-
-/*
- * Airtime on: queue @frame; it waits for the channel (DIFS + backoff),
- * takes its airtime, and, unicast with @retry_limit > 1, is sent again
- * (retry bit set, contention window doubled) until acknowledged or
- * @retry_limit attempts.  With @notify, ops->tx_done reports the outcome.
- * Returns false (nothing queued, no tx_done) when the radio's queue is full.
- */
-bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
-                       size_t len, const WifiFrameMeta *meta,
-                       unsigned retry_limit, bool notify);
 unsigned wifi_medium_txq_len(WifiMediumClient *c);
-
-static inline bool wifi_is_group(const uint8_t *addr)
-{
-    return addr[0] & 1;
-}
 
 #endif

@@ -14,6 +14,31 @@
 
 #include "hw/registerfields.h"
 
+/* ---- PCI side (drivers/bcma/host_pci.c, bcma_regs.h) ---- */
+
+/* Broadcom vendor config registers */
+#define BCMA_PCI_BAR0_WIN           0x80    /* BAR0 0x0000 sliding window */
+#define BCMA_PCI_BAR1_WIN           0x84
+#define BCMA_PCI_SPROMCTL           0x88
+#define BCMA_PCI_BAR1_CONTROL       0x8c
+#define BCMA_PCI_IRQS               0x90
+#define BCMA_PCI_IRQMASK            0x94    /* bit 8 + core index: INTx */
+#define BCMA_PCI_BACKPLANE_IRQS     0x98
+#define BCMA_PCI_BAR0_WIN2          0xac    /* BAR0 0x1000 wrapper window */
+#define BCMA_PCI_GPIO_IN            0xb0
+#define BCMA_PCI_GPIO_OUT           0xb4
+#define BCMA_PCI_GPIO_OUT_ENABLE    0xb8
+
+/* BAR0 layout: two sliding windows, then two fixed cores */
+#define BCMA_BAR0_WIN0              0x0000  /* page in BCMA_PCI_BAR0_WIN */
+#define BCMA_BAR0_WIN1              0x1000  /* page in BCMA_PCI_BAR0_WIN2 */
+#define BCMA_BAR0_PCIE              0x2000  /* the PCIe core's registers */
+#define BCMA_BAR0_CC                0x3000  /* ChipCommon's registers */
+
+/* Reset values of the windows: ChipCommon and its wrapper */
+#define BCMA_ADDR_BASE              0x18000000
+#define BCMA_WRAP_BASE              0x18100000
+
 /* ---- EROM entries (drivers/bcma/scan.h) ---- */
 #define BCMA_EROM_VALID         0x1
 #define BCMA_EROM_TAG_CI        0x0

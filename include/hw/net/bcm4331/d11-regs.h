@@ -53,21 +53,55 @@ REG32(D11_SHM_CONTROL, 0x160)
     FIELD(D11_SHM_CONTROL, ROUTING, 16, 8)
     FIELD(D11_SHM_CONTROL, AUTOINC_W, 24, 1)
     FIELD(D11_SHM_CONTROL, AUTOINC_R, 25, 1)
-REG32(D11_SHM_DATA, 0x164)              /* 0x166: SHM_DATA_UNALIGNED */
+REG32(D11_SHM_DATA, 0x164)
+REG16(D11_SHM_DATA_UNALIGNED, 0x166)
+/* TX status FIFO (b43 main.c b43_handle_txstatus() reads the fields) */
 REG32(D11_XMITSTAT_0, 0x170)
+    FIELD(D11_XMITSTAT_0, VALID, 0, 1)
+    FIELD(D11_XMITSTAT_0, ACKED, 1, 1)
+    FIELD(D11_XMITSTAT_0, SUPP_REASON, 2, 3)
+    FIELD(D11_XMITSTAT_0, FOR_AMPDU, 5, 1)
+    FIELD(D11_XMITSTAT_0, INTERMEDIATE, 6, 1)
+    FIELD(D11_XMITSTAT_0, PM_INDICATED, 7, 1)
+    FIELD(D11_XMITSTAT_0, RTS_COUNT, 8, 4)
+    FIELD(D11_XMITSTAT_0, FRAME_COUNT, 12, 4)   /* attempts, 0: not sent */
+    FIELD(D11_XMITSTAT_0, COOKIE, 16, 16)
 REG32(D11_XMITSTAT_1, 0x174)
+    FIELD(D11_XMITSTAT_1, SEQ, 0, 16)
+    FIELD(D11_XMITSTAT_1, PHY_STAT, 16, 8)
 REG32(D11_TSF_LOW, 0x180)
 REG32(D11_TSF_HIGH, 0x184)
 REG32(D11_TSF_CFP_REP, 0x188)
 REG32(D11_TSF_CFP_START, 0x18c)
 #define D11_DMA_BASE            0x200   /* 6 engines, 0x40 each */
+#define D11_DMA_ENGINE(n)       (D11_DMA_BASE + 0x40 * (n))
+#define D11_DMA32_ENGINE(n)     (D11_DMA_BASE + D11_DMA32_ENGINE_SIZE * (n))
 #define D11_DMA_END             0x380
-REG32(D11_RADIO24_CONTROL, 0x3d8)       /* 16-bit; 0x3DA: RADIO24_DATA */
-REG32(D11_PHY_VER, 0x3e0)               /* 16-bit */
-REG32(D11_PHY_CONTROL, 0x3fc)           /* 16-bit; 0x3FE: PHY_DATA */
-REG32(D11_MACFILTER_CONTROL, 0x420)     /* 16-bit; 0x422: MACFILTER_DATA */
-REG32(D11_GPIO_CONTROL, 0x49c)          /* 16-bit; 0x49E: GPIO_MASK */
-REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
+/*
+ * 16-bit registers b43 reads and writes (b43.h B43_MMIO_*).  The model
+ * keeps them in the 32-bit word that holds them (the REG32 below); a REG16
+ * names the upper half of such a word.
+ */
+REG32(D11_RADIO24_CONTROL, 0x3d8)
+REG16(D11_RADIO24_DATA, 0x3da)
+REG32(D11_PHY_VER, 0x3e0)
+REG16(D11_PHY0, 0x3e6)
+REG32(D11_PHY_CONTROL, 0x3fc)
+REG16(D11_PHY_DATA, 0x3fe)
+REG32(D11_MACFILTER_CONTROL, 0x420)
+REG16(D11_MACFILTER_DATA, 0x422)
+REG16(D11_RCMTA_COUNT, 0x43c)
+REG16(D11_PSM_PHY_HDR, 0x492)
+REG32(D11_GPIO_CONTROL, 0x49c)
+REG16(D11_GPIO_MASK, 0x49e)
+REG16(D11_TSF_CFP_PRETBTT, 0x612)
+REG16(D11_TSF_CLK_FRAC_LOW, 0x62e)
+REG16(D11_TSF_CLK_FRAC_HIGH, 0x630)
+REG32(D11_RNG, 0x658)                   /* the 16-bit RNG is at 0x65A */
+REG16(D11_RNG_DATA, 0x65a)
+REG16(D11_IFSSLOT, 0x684)
+REG16(D11_IFSCTL, 0x688)
+REG16(D11_POWERUP_DELAY, 0x6a8)
 
 /* GEN_IRQ_REASON / GEN_IRQ_MASK bits */
 #define D11_IRQ_MAC_SUSPENDED   0x00000001
@@ -83,9 +117,16 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_SHM_SCRATCH         2
 #define D11_SHM_HW              3
 #define D11_SHM_RCMTA           4
+/* routing flags: auto-increment on write / read (b43 B43_SHM_AUTOINC_*) */
+#define D11_SHM_AUTOINC_W       0x0100
+#define D11_SHM_AUTOINC_R       0x0200
 
 #define D11_SHM_SHARED_SIZE     0x10000 /* bytes */
 #define D11_SHM_SCRATCH_REGS    64
+/* scratch registers b43 uses (b43.h B43_SHM_SC_*) */
+#define D11_SHM_SC_WATCHDOG     1       /* B43_WATCHDOG_REG */
+#define D11_SHM_SC_SRLIMIT      6       /* short retry limit */
+#define D11_SHM_SC_LRLIMIT      7       /* long retry limit */
 #define D11_SHM_HW_WORDS        1024
 #define D11_SHM_RCMTA_WORDS     128
 #define D11_TEMPLATE_SIZE       0x2000  /* bytes */
@@ -143,6 +184,7 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_DMA64_RXCTL_FO_SHIFT 1      /* frame offset, 7 bits */
 /* descriptor */
 #define D11_DESC_CTL0_DTABLEEND 0x10000000
+#define D11_DESC_CTL0_IOC       0x20000000  /* interrupt on completion */
 #define D11_DESC_CTL0_EOF       0x40000000
 #define D11_DESC_CTL0_SOF       0x80000000
 #define D11_DESC_CTL1_LEN       0x00001fff
@@ -178,7 +220,17 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_TXH_MAC_KEYIDX_MASK 0x0ff00000
 #define D11_TXH_PHY_ENC_OFDM    0x0001
 #define D11_TXH_PHY_SHORTPRMBL  0x0010
+/* RX header, format 598 (b43 xmit.h struct b43_rxhdr_fw4), little-endian */
 #define D11_RXH_LEN             24
+#define D11_RXH_FRAME_LEN       0x00    /* PLCP + frame + FCS */
+#define D11_RXH_PHY_STATUS0     0x04
+#define D11_RXH_HT_POWER0       0x09    /* s8 dBm, per radio core: 0..2 */
+#define D11_RXH_HT_POWERS       3
+#define D11_RXH_MAC_STATUS      0x10    /* 32 bits */
+#define D11_RXH_MAC_TIME        0x14    /* TSF bits 15:0 at frame start */
+#define D11_RXH_CHANNEL         0x16    /* channel << 3 | PHY type */
+#define D11_RXH_CHANNEL_SHIFT   3
+#define D11_RXH_PHYTYPE_HT      7
 #define D11_RX_PHYST0_OFDM      0x0001
 #define D11_RX_PHYST0_SHORTPRMBL 0x0080
 #define D11_RX_MAC_FCSERR       0x00000001  /* mac_status: bad FCS */
@@ -186,6 +238,9 @@ REG32(D11_RNG, 0x658)                   /* 16-bit RNG at 0x65A */
 #define D11_RX_MAC_DECERR       0x00000010  /* ... and failed */
 #define D11_RX_MAC_KEYIDX_SHIFT 5           /* key slot, 6 bits */
 #define D11_PLCP_LEN            6
+/* RX buffers as b43 sets them up for format 598 (b43 dma.h) */
+#define D11_RX_FW598_FO         38      /* frame offset: header + pad */
+#define D11_RX_FW598_BUFSIZE    (D11_RX_FW598_FO + 2352)
 
 /* HT-PHY: version, PHY registers the model gives meaning to */
 #define HTPHY_VERSION           0x9701  /* analog 9, type 7 (HT), rev 1 */

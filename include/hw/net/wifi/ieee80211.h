@@ -1,0 +1,256 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The 802.11 vocabulary shared by the Wi-Fi medium, the virtual access
+ * point and the emulated cards: frame control, header layout and
+ * addresses, sequence control, information elements, channels and rates
+ * (IEEE Std 802.11-2020, clauses 9 and 15-19).
+ *
+ * Frames are byte arrays as on the air (little-endian fields); the
+ * accessors take the frame and trust the caller to have checked that the
+ * bytes they read are there (IEEE80211_HDR_LEN, or 10 for control frames).
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_WIFI_IEEE80211_H
+#define HW_NET_WIFI_IEEE80211_H
+
+#include "qemu/bswap.h"
+
+/* ---- frame control (9.2.4.1) ------------------------------------------ */
+
+/* first byte: protocol version, type, subtype */
+#define IEEE80211_FC0_TYPE_MASK         0x0c
+#define IEEE80211_FC0_TYPE_SHIFT        2
+#define IEEE80211_FC0_SUBTYPE_SHIFT     4
+#define IEEE80211_FC0_QOS               0x80    /* data subtype bit 3 */
+
+#define IEEE80211_TYPE_MGMT             0
+#define IEEE80211_TYPE_CTRL             1
+#define IEEE80211_TYPE_DATA             2
+
+/* management subtypes */
+#define IEEE80211_STYPE_ASSOC_REQ       0
+#define IEEE80211_STYPE_ASSOC_RESP      1
+#define IEEE80211_STYPE_REASSOC_REQ     2
+#define IEEE80211_STYPE_REASSOC_RESP    3
+#define IEEE80211_STYPE_PROBE_REQ       4
+#define IEEE80211_STYPE_PROBE_RESP      5
+#define IEEE80211_STYPE_BEACON          8
+#define IEEE80211_STYPE_DISASSOC        10
+#define IEEE80211_STYPE_AUTH            11
+#define IEEE80211_STYPE_DEAUTH          12
+/* control subtypes */
+#define IEEE80211_STYPE_RTS             11
+#define IEEE80211_STYPE_CTS             12
+#define IEEE80211_STYPE_ACK             13
+/* data subtypes */
+#define IEEE80211_STYPE_DATA            0
+#define IEEE80211_STYPE_NULLFUNC        4
+
+/* the first frame-control byte of a frame of @type and @subtype */
+#define IEEE80211_FC0(type, subtype) \
+    ((type) << IEEE80211_FC0_TYPE_SHIFT | \
+     (subtype) << IEEE80211_FC0_SUBTYPE_SHIFT)
+#define IEEE80211_FC0_ACK \
+    IEEE80211_FC0(IEEE80211_TYPE_CTRL, IEEE80211_STYPE_ACK)   /* 0xd4 */
+
+/* second byte: flags */
+#define IEEE80211_FC1_TODS              0x01
+#define IEEE80211_FC1_FROMDS            0x02
+#define IEEE80211_FC1_MOREFRAGS         0x04
+#define IEEE80211_FC1_RETRY             0x08
+#define IEEE80211_FC1_PM                0x10
+#define IEEE80211_FC1_MOREDATA          0x20
+#define IEEE80211_FC1_PROTECTED         0x40
+#define IEEE80211_FC1_ORDER             0x80
+
+/* ---- header layout (9.3) ---------------------------------------------- */
+
+#define IEEE80211_ADDR_LEN              6
+#define IEEE80211_ADDR1_OFF             4       /* RA / DA */
+#define IEEE80211_ADDR2_OFF             10      /* TA / SA */
+#define IEEE80211_ADDR3_OFF             16
+#define IEEE80211_SEQ_OFF               22
+#define IEEE80211_ADDR4_OFF             24
+#define IEEE80211_HDR_LEN               24      /* three addresses */
+#define IEEE80211_HDR4_LEN              30      /* four addresses */
+#define IEEE80211_QOS_LEN               2
+#define IEEE80211_ACK_LEN               10      /* FC, duration, RA */
+#define IEEE80211_FCS_LEN               4
+/* the shortest frame with a transmitter address (RTS, and longer) */
+#define IEEE80211_TA_END                (IEEE80211_ADDR2_OFF + 6)
+
+static inline unsigned ieee80211_type(const uint8_t *f)
+{
+    return (f[0] & IEEE80211_FC0_TYPE_MASK) >> IEEE80211_FC0_TYPE_SHIFT;
+}
+
+static inline unsigned ieee80211_subtype(const uint8_t *f)
+{
+    return f[0] >> IEEE80211_FC0_SUBTYPE_SHIFT;
+}
+
+static inline bool ieee80211_is_mgmt(const uint8_t *f)
+{
+    return ieee80211_type(f) == IEEE80211_TYPE_MGMT;
+}
+
+static inline bool ieee80211_is_ctrl(const uint8_t *f)
+{
+    return ieee80211_type(f) == IEEE80211_TYPE_CTRL;
+}
+
+static inline bool ieee80211_is_data(const uint8_t *f)
+{
+    return ieee80211_type(f) == IEEE80211_TYPE_DATA;
+}
+
+static inline bool ieee80211_is_qos_data(const uint8_t *f)
+{
+    return ieee80211_is_data(f) && (f[0] & IEEE80211_FC0_QOS);
+}
+
+/* a data frame with both DS bits: the four-address format */
+static inline bool ieee80211_has_a4(const uint8_t *f)
+{
+    return ieee80211_is_data(f) &&
+           (f[1] & (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS)) ==
+           (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS);
+}
+
+static inline const uint8_t *ieee80211_addr1(const uint8_t *f)
+{
+    return f + IEEE80211_ADDR1_OFF;
+}
+
+static inline const uint8_t *ieee80211_addr2(const uint8_t *f)
+{
+    return f + IEEE80211_ADDR2_OFF;
+}
+
+static inline const uint8_t *ieee80211_addr3(const uint8_t *f)
+{
+    return f + IEEE80211_ADDR3_OFF;
+}
+
+/* sequence control (9.2.4.4): sequence number and fragment number */
+static inline uint16_t ieee80211_seq(const uint8_t *f)
+{
+    return lduw_le_p(f + IEEE80211_SEQ_OFF) >> 4;
+}
+
+static inline void ieee80211_set_seq(uint8_t *f, uint16_t seq)
+{
+    stw_le_p(f + IEEE80211_SEQ_OFF, (seq & 0xfff) << 4);
+}
+
+/* group (multicast/broadcast) address: the I/G bit */
+static inline bool ieee80211_is_group(const uint8_t *addr)
+{
+    return addr[0] & 1;
+}
+
+/* ---- information elements (9.4.2) ------------------------------------- */
+
+#define IEEE80211_EID_SSID              0
+#define IEEE80211_EID_RATES             1
+#define IEEE80211_EID_DS_PARAMS         3
+#define IEEE80211_EID_TIM               5
+#define IEEE80211_EID_IBSS_PARAMS       6
+#define IEEE80211_EID_ERP               42
+#define IEEE80211_EID_RSN               48
+#define IEEE80211_EID_EXT_RATES         50
+#define IEEE80211_EID_VENDOR            221
+
+/* append element @id with @len bytes of @data at @p; returns its size */
+static inline size_t ieee80211_put_ie(uint8_t *p, uint8_t id,
+                                      const void *data, uint8_t len)
+{
+    p[0] = id;
+    p[1] = len;
+    memcpy(p + 2, data, len);
+    return 2 + len;
+}
+
+/*
+ * Walk the elements from @p to @end; return element @id or NULL.  Stops at
+ * the first element that does not fit before @end.
+ */
+static inline const uint8_t *ieee80211_find_ie(const uint8_t *p,
+                                               const uint8_t *end, uint8_t id)
+{
+    while (end - p >= 2 && p[1] <= end - p - 2) {
+        if (p[0] == id) {
+            return p;
+        }
+        p += 2 + p[1];
+    }
+    return NULL;
+}
+
+/* ---- channels (15.4.4.3, 17.3.8.4.2) ---------------------------------- */
+
+/*
+ * The centre frequency of channel @chan: 2.4 GHz for 1..14, else the
+ * 5 GHz band's 5000 + 5 * @chan; 0 if none.
+ */
+static inline uint32_t ieee80211_chan_to_freq(unsigned chan)
+{
+    if (chan >= 15 && chan <= 199) {
+        return 5000 + 5 * chan;
+    }
+    if (chan == 14) {
+        return 2484;
+    }
+    if (chan >= 1 && chan <= 13) {
+        return 2407 + 5 * chan;
+    }
+    return 0;
+}
+
+/* the channel of a centre frequency in MHz (2.4 or 5 GHz), 0 if none */
+static inline unsigned ieee80211_freq_to_chan(uint32_t mhz)
+{
+    if (mhz == 2484) {
+        return 14;
+    }
+    if (mhz >= 2412 && mhz <= 2472 && (mhz - 2407) % 5 == 0) {
+        return (mhz - 2407) / 5;
+    }
+    if (mhz > 5000 && mhz < 6000 && mhz % 5 == 0) {
+        return (mhz - 5000) / 5;
+    }
+    return 0;
+}
+
+/* ---- rates (units of 500 kb/s, as in a Supported Rates element) -------- */
+
+#define IEEE80211_RATE_BASIC            0x80    /* in a rates element */
+#define IEEE80211_RATE_1M               2
+#define IEEE80211_RATE_2M               4
+#define IEEE80211_RATE_5M5              11
+#define IEEE80211_RATE_11M              22
+#define IEEE80211_RATE_6M               12
+#define IEEE80211_RATE_54M              108
+
+/* a DSSS/HR-DSSS (802.11b, "CCK") rate: 1, 2, 5.5 or 11 Mb/s */
+static inline bool ieee80211_rate_is_cck(uint16_t rate_500k)
+{
+    return rate_500k == IEEE80211_RATE_1M || rate_500k == IEEE80211_RATE_2M ||
+           rate_500k == IEEE80211_RATE_5M5 || rate_500k == IEEE80211_RATE_11M;
+}
+
+/* an ERP-OFDM (802.11g) rate: 6, 9, 12, 18, 24, 36, 48 or 54 Mb/s */
+static inline bool ieee80211_rate_is_ofdm(uint16_t rate_500k)
+{
+    switch (rate_500k) {
+    case 12: case 18: case 24: case 36: case 48: case 72: case 96: case 108:
+        return true;
+    default:
+        return false;
+    }
+}
+
+#endif
