@@ -251,6 +251,19 @@ uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size);
 void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
                    unsigned size);
 const char *bcma_target_name(Bcm4331State *s, uint32_t addr);
+
+/* bcma-cc.c: ChipCommon, PMU, SPROM window */
+const char *bcma_cc_reg_name(uint32_t off);
+uint16_t bcma_sprom_word(BcmaState *b, unsigned w);
+uint32_t bcma_cc_read32(Bcm4331State *s, uint32_t off);
+void bcma_cc_write32(Bcm4331State *s, uint32_t off, uint32_t val,
+                     uint32_t mask);
+
+/* bcma-pcie.c: the PCIe core */
+const char *bcma_pcie_reg_name(uint32_t off);
+uint32_t bcma_pcie_read32(Bcm4331State *s, uint32_t off);
+void bcma_pcie_write32(Bcm4331State *s, uint32_t off, uint32_t val,
+                       uint32_t mask);
 int bcma_core_index(Bcm4331State *s, BcmaCoreType type);
 
 /* d11-mac.c */

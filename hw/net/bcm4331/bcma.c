@@ -23,14 +23,6 @@
 #include "bcm4331.h"
 #include "trace.h"
 
-/* guest mistake: trace event + LOG_GUEST_ERROR (hw/nvme/ctrl.c idiom) */
-#define BCMA_GUEST_ERR(trace, fmt, ...)                                 \
-    do {                                                                \
-        (trace_##trace)(__VA_ARGS__);                                   \
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: " #trace ": " fmt "\n", \
-                      ## __VA_ARGS__);                                  \
-    } while (0)
-
 #define BCMA_MANUF_BCM          0x4bf
 
 /*
@@ -132,97 +124,6 @@ static const char *bcma_agent_reg_name(uint32_t off)
     }
 }
 
-static const char *bcma_cc_reg_name(uint32_t off)
-{
-    if (off >= BCMA_CC_SPROM) {
-        return "CC_SPROM";
-    }
-    switch (off) {
-    case A_CC_ID: return "CC_ID";
-    case A_CC_CAP: return "CC_CAP";
-    case A_CC_CORECTL: return "CC_CORECTL";
-    case A_CC_BIST: return "CC_BIST";
-    case A_CC_OTPS: return "CC_OTPS";
-    case A_CC_OTPC: return "CC_OTPC";
-    case A_CC_OTPP: return "CC_OTPP";
-    case A_CC_OTPL: return "CC_OTPL";
-    case A_CC_IRQSTAT: return "CC_IRQSTAT";
-    case A_CC_IRQMASK: return "CC_IRQMASK";
-    case A_CC_CHIPCTL: return "CC_CHIPCTL";
-    case A_CC_CHIPSTAT: return "CC_CHIPSTAT";
-    case A_CC_JCMD: return "CC_JCMD";
-    case A_CC_GPIOPULLUP: return "CC_GPIOPULLUP";
-    case A_CC_GPIOPULLDOWN: return "CC_GPIOPULLDOWN";
-    case A_CC_GPIOIN: return "CC_GPIOIN";
-    case A_CC_GPIOOUT: return "CC_GPIOOUT";
-    case A_CC_GPIOOUTEN: return "CC_GPIOOUTEN";
-    case A_CC_GPIOCTL: return "CC_GPIOCTL";
-    case A_CC_GPIOPOL: return "CC_GPIOPOL";
-    case A_CC_GPIOIRQ: return "CC_GPIOIRQ";
-    case A_CC_WATCHDOG: return "CC_WATCHDOG";
-    case A_CC_GPIOTIMER: return "CC_GPIOTIMER";
-    case A_CC_GPIOTOUTM: return "CC_GPIOTOUTM";
-    case A_CC_CAP_EXT: return "CC_CAP_EXT";
-    case A_CC_EROM: return "CC_EROM";
-    case A_CC_SROM_CONTROL: return "CC_SROM_CONTROL";
-    case A_CLKCTLST: return "CC_CLKCTLST";
-    case A_CC_PMU_CTL: return "CC_PMU_CTL";
-    case A_CC_PMU_CAP: return "CC_PMU_CAP";
-    case A_CC_PMU_STAT: return "CC_PMU_STAT";
-    case A_CC_PMU_RES_STAT: return "CC_PMU_RES_STAT";
-    case A_CC_PMU_RES_PEND: return "CC_PMU_RES_PEND";
-    case A_CC_PMU_TIMER: return "CC_PMU_TIMER";
-    case A_CC_PMU_MINRES_MSK: return "CC_PMU_MINRES_MSK";
-    case A_CC_PMU_MAXRES_MSK: return "CC_PMU_MAXRES_MSK";
-    case A_CC_PMU_RES_TABSEL: return "CC_PMU_RES_TABSEL";
-    case A_CC_PMU_RES_DEPMSK: return "CC_PMU_RES_DEPMSK";
-    case A_CC_PMU_RES_UPDNTM: return "CC_PMU_RES_UPDNTM";
-    case A_CC_PMU_RES_TIMER: return "CC_PMU_RES_TIMER";
-    case A_CC_PMU_CLKSTRETCH: return "CC_PMU_CLKSTRETCH";
-    case A_CC_PMU_WATCHDOG: return "CC_PMU_WATCHDOG";
-    case A_CC_PMU_CHIPCTL_ADDR: return "CC_PMU_CHIPCTL_ADDR";
-    case A_CC_PMU_CHIPCTL_DATA: return "CC_PMU_CHIPCTL_DATA";
-    case A_CC_PMU_REGCTL_ADDR: return "CC_PMU_REGCTL_ADDR";
-    case A_CC_PMU_REGCTL_DATA: return "CC_PMU_REGCTL_DATA";
-    case A_CC_PMU_PLLCTL_ADDR: return "CC_PMU_PLLCTL_ADDR";
-    case A_CC_PMU_PLLCTL_DATA: return "CC_PMU_PLLCTL_DATA";
-    case A_CC_PMU_XTAL_FREQ: return "CC_PMU_XTAL_FREQ";
-    default: return "CC_?";
-    }
-}
-
-static const char *bcma_pcie_reg_name(uint32_t off)
-{
-    if (off >= BCMA_PCIE_SPROM_SHADOW &&
-        off < BCMA_PCIE_SPROM_SHADOW + 2 * BCMA_PCIE_SPROM_SHADOW_WORDS) {
-        return "PCIE_SPROM_SHADOW";
-    }
-    switch (off) {
-    case A_PCIE_CTL: return "PCIE_CTL";
-    case A_PCIE_BIST_STATUS: return "PCIE_BIST_STATUS";
-    case A_PCIE_GPIO_SEL: return "PCIE_GPIO_SEL";
-    case A_PCIE_GPIO_OUT_EN: return "PCIE_GPIO_OUT_EN";
-    case A_PCIE_INTR_STATUS: return "PCIE_INTR_STATUS";
-    case A_PCIE_INTR_MASK: return "PCIE_INTR_MASK";
-    case A_PCIE_SB_TO_PCI_MBOX: return "PCIE_SB_TO_PCI_MBOX";
-    case A_PCIE_MBOX_INT: return "PCIE_MBOX_INT";
-    case A_PCIE_BCAST_ADDR: return "PCIE_BCAST_ADDR";
-    case A_PCIE_BCAST_DATA: return "PCIE_BCAST_DATA";
-    case A_PCIE_SBTOPCI0: return "PCIE_SBTOPCI0";
-    case A_PCIE_SBTOPCI1: return "PCIE_SBTOPCI1";
-    case A_PCIE_SBTOPCI2: return "PCIE_SBTOPCI2";
-    case A_PCIE_CONFIG_ADDR: return "PCIE_CONFIG_ADDR";
-    case A_PCIE_CONFIG_DATA: return "PCIE_CONFIG_DATA";
-    case A_PCIE_MDIO_CONTROL: return "PCIE_MDIO_CONTROL";
-    case A_PCIE_MDIO_DATA: return "PCIE_MDIO_DATA";
-    case A_PCIE_IND_ADDR: return "PCIE_IND_ADDR";
-    case A_PCIE_IND_DATA: return "PCIE_IND_DATA";
-    case A_PCIE_CLKREQENCTRL: return "PCIE_CLKREQENCTRL";
-    case A_CLKCTLST: return "PCIE_CLKCTLST";
-    default: return "PCIE_?";
-    }
-}
-
 static const char *bcma_d11_reg_name(uint32_t off)
 {
     /* the MAC core traces its own registers by name (d11-mac.c) */
@@ -262,295 +163,6 @@ static void bcma_clkctlst_write(BcmaCoreState *c, uint32_t val)
 {
     /* bcma's DYNAMIC clock mode writes almost all ones: keep only RW bits */
     c->clkctlst = val & BCMA_CLKCTLST_WMASK;
-}
-
-/* ------------------------------------------------------------------ */
-/* ChipCommon                                                          */
-
-static uint16_t bcma_sprom_word(BcmaState *b, unsigned w)
-{
-    /* past the image the SPROM area reads as all-ones */
-    return w < b->sprom_words ? b->sprom[w] : 0xffff;
-}
-
-static uint32_t *bcma_pmu_indirect(Bcm4331State *s, uint32_t addr_reg,
-                                   uint32_t *file, bool is_write)
-{
-    uint32_t idx = s->bcma.cc.regs[addr_reg >> 2];
-
-    /* guest-chosen index into a fixed array: bound it */
-    if (idx >= BCMA_PMU_INDIRECT_REGS) {
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_pmu_index,
-                       "PMU indirect index %u out of range (%s)",
-                       idx, is_write ? "write" : "read");
-        return NULL;
-    }
-    return &file[idx];
-}
-
-static uint32_t bcma_cc_read32(Bcm4331State *s, uint32_t off)
-{
-    BcmaState *b = &s->bcma;
-    BcmaCcState *cc = &b->cc;
-    const BcmaChipInfo *chip = b->chip;
-    uint32_t *p;
-
-    if (off >= BCMA_CC_SPROM) {
-        unsigned w = (off - BCMA_CC_SPROM) / 2;
-
-        return bcma_sprom_word(b, w) | (bcma_sprom_word(b, w + 1) << 16);
-    }
-    switch (off) {
-    case A_CC_ID:
-        /* type 1 (AI), 3 cores, package, revision, chip id */
-        return (1u << 28) | (chip->ncores << 24) | (chip->package << 20) |
-               (chip->chip_rev << 16) | chip->chip_id;
-    case A_CC_CAP:
-        return chip->cc_cap;
-    case A_CC_CHIPSTAT:
-        return chip->cc_chipstat;
-    case A_CC_CAP_EXT:
-        return 0;   /* no AOB: the PMU lives in ChipCommon */
-    case A_CC_EROM:
-        return chip->erom_base;
-    case A_CC_SROM_CONTROL:
-        return b->sprom_words ? BCMA_CC_SROM_PRESENT | BCMA_CC_SROM_SIZE_4K
-                              : 0;
-    case A_CC_GPIOIN:
-        /* pins driven by us read back; undriven pins read low */
-        return cc->regs[A_CC_GPIOOUT >> 2] & cc->regs[A_CC_GPIOOUTEN >> 2];
-    case A_CC_PMU_CAP:
-        return chip->pmu_cap;
-    case A_CC_PMU_STAT:
-        return 0;   /* no external LPO: bcma skips the xtal measurement */
-    case A_CC_PMU_CHIPCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl,
-                              false);
-        return p ? *p : 0;
-    case A_CC_PMU_REGCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, false);
-        return p ? *p : 0;
-    case A_CC_PMU_PLLCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, false);
-        return p ? *p : 0;
-    default:
-        return cc->regs[off >> 2];
-    }
-}
-
-static void bcma_cc_write32(Bcm4331State *s, uint32_t off, uint32_t val,
-                            uint32_t mask)
-{
-    BcmaState *b = &s->bcma;
-    BcmaCcState *cc = &b->cc;
-    uint32_t *p = NULL;
-
-    if (off >= BCMA_CC_SPROM) {
-        /* SPROM programming goes through SROM_CONTROL commands: absent */
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
-                       "register 0x%x", "ChipCommon", val, off);
-        return;
-    }
-    switch (off) {
-    case A_CC_ID:
-    case A_CC_CAP:
-    case A_CC_CHIPSTAT:
-    case A_CC_CAP_EXT:
-    case A_CC_EROM:
-    case A_CC_GPIOIN:
-    case A_CC_PMU_CAP:
-    case A_CC_PMU_STAT:
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
-                       "register 0x%x", "ChipCommon", val, off);
-        return;
-    case A_CC_SROM_CONTROL:
-        qemu_log_mask(LOG_UNIMP, "bcm4331: SPROM/OTP programming through "
-                      "SROM_CONTROL is not modelled (0x%x)\n", val);
-        return;
-    case A_CC_PMU_CTL:
-        val = (cc->regs[off >> 2] & ~mask) | (val & mask);
-        if (FIELD_EX32(val, CC_PMU_CTL, PLL_UPD)) {
-            /* the PLL takes the new PLLCTL values at once; bit self-clears */
-            trace_bcm4331_bcma_pll_update(cc->pmu_pllctl[0],
-                                          cc->pmu_pllctl[2]);
-            val = FIELD_DP32(val, CC_PMU_CTL, PLL_UPD, 0);
-        }
-        cc->regs[off >> 2] = val;
-        return;
-    case A_CC_PMU_CHIPCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl, true);
-        break;
-    case A_CC_PMU_REGCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, true);
-        break;
-    case A_CC_PMU_PLLCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, true);
-        break;
-    default:
-        cc->regs[off >> 2] = (cc->regs[off >> 2] & ~mask) | (val & mask);
-        return;
-    }
-    if (p) {
-        *p = (*p & ~mask) | (val & mask);
-    }
-}
-
-/* ------------------------------------------------------------------ */
-/* PCIe core                                                           */
-
-/* MDIO register reset values: SerDes PLL control has FREQDET enabled */
-static uint16_t bcma_mdio_reset_value(uint16_t block, unsigned reg)
-{
-    if (block == 0x1d && reg == 1) {
-        return 0x4000;
-    }
-    return 0;
-}
-
-static int bcma_mdio_slot(BcmaPcieState *p, uint16_t block)
-{
-    for (unsigned i = 0; i < p->mdio_nblocks; i++) {
-        if (p->mdio_block_id[i] == block) {
-            return i;
-        }
-    }
-    if (p->mdio_nblocks >= BCMA_PCIE_MDIO_BLOCKS) {
-        return -1;
-    }
-    p->mdio_block_id[p->mdio_nblocks] = block;
-    for (unsigned r = 0; r < BCMA_PCIE_MDIO_REGS; r++) {
-        p->mdio_regs[p->mdio_nblocks][r] = bcma_mdio_reset_value(block, r);
-    }
-    return p->mdio_nblocks++;
-}
-
-static uint32_t bcma_mdio_command(BcmaPcieState *p, uint32_t v)
-{
-    unsigned reg = FIELD_EX32(v, PCIE_MDIO_DATA, REGADDR);
-    uint16_t data = FIELD_EX32(v, PCIE_MDIO_DATA, DATA);
-    int slot;
-
-    if (FIELD_EX32(v, PCIE_MDIO_DATA, WRITE)) {
-        if (reg == BCMA_PCIE_MDIO_BLK_ADDR) {
-            p->mdio_block = data >> 4;
-            trace_bcm4331_bcma_mdio("select", p->mdio_block, reg, data);
-            return v;
-        }
-        slot = bcma_mdio_slot(p, p->mdio_block);
-        if (slot < 0) {
-            BCMA_GUEST_ERR(bcm4331_bcma_ub_mdio_block,
-                           "too many MDIO blocks (block 0x%x)",
-                           p->mdio_block);
-            return v;
-        }
-        p->mdio_regs[slot][reg] = data;
-        trace_bcm4331_bcma_mdio("write", p->mdio_block, reg, data);
-        return v;
-    }
-    if (FIELD_EX32(v, PCIE_MDIO_DATA, READ)) {
-        if (reg == BCMA_PCIE_MDIO_BLK_ADDR) {
-            data = p->mdio_block << 4;
-        } else {
-            slot = bcma_mdio_slot(p, p->mdio_block);
-            data = slot < 0 ? 0xffff : p->mdio_regs[slot][reg];
-        }
-        trace_bcm4331_bcma_mdio("read", p->mdio_block, reg, data);
-        return FIELD_DP32(v, PCIE_MDIO_DATA, DATA, data);
-    }
-    return v;
-}
-
-static uint32_t *bcma_pcie_ind(BcmaPcieState *p, bool is_write)
-{
-    uint32_t a = p->regs[A_PCIE_IND_ADDR >> 2];
-
-    if (a >= BCMA_PCIE_IND_SIZE || (a & 3)) {
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_pcie_ind,
-                       "indirect PCIe register 0x%x invalid (%s)", a,
-                       is_write ? "write" : "read");
-        return NULL;
-    }
-    return &p->ind[a >> 2];
-}
-
-static uint32_t bcma_pcie_read32(Bcm4331State *s, uint32_t off)
-{
-    BcmaPcieState *p = &s->bcma.pcie;
-    uint32_t *r;
-
-    if (off >= BCMA_PCIE_SPROM_SHADOW &&
-        off < BCMA_PCIE_SPROM_SHADOW + 2 * BCMA_PCIE_SPROM_SHADOW_WORDS) {
-        unsigned w = (off - BCMA_PCIE_SPROM_SHADOW) / 2;
-
-        return p->sprom_shadow[w] | (p->sprom_shadow[w + 1] << 16);
-    }
-    if (off >= BCMA_REGFILE_WORDS * 4) {
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_core_reg, "%s: register 0x%x "
-                       "unimplemented (%s)", "PCIe", off, "read");
-        return 0xffffffff;
-    }
-    switch (off) {
-    case A_PCIE_MDIO_CONTROL:
-        /* MDIO transactions complete immediately */
-        return p->regs[off >> 2] | BCMA_PCIE_MDIOCTL_ACCESS_DONE;
-    case A_PCIE_IND_DATA:
-        if (p->regs[A_PCIE_IND_ADDR >> 2] == BCMA_PCIE_PLP_STATUSREG) {
-            return 0;   /* no polarity inversion on the SerDes */
-        }
-        r = bcma_pcie_ind(p, false);
-        return r ? *r : 0xffffffff;
-    default:
-        return p->regs[off >> 2];
-    }
-}
-
-static void bcma_pcie_write32(Bcm4331State *s, uint32_t off, uint32_t val,
-                              uint32_t mask)
-{
-    BcmaPcieState *p = &s->bcma.pcie;
-    uint32_t *r, v;
-
-    if (off >= BCMA_PCIE_SPROM_SHADOW &&
-        off < BCMA_PCIE_SPROM_SHADOW + 2 * BCMA_PCIE_SPROM_SHADOW_WORDS) {
-        unsigned w = (off - BCMA_PCIE_SPROM_SHADOW) / 2;
-
-        if (mask & 0xffff) {
-            p->sprom_shadow[w] = val;
-        }
-        if (mask & 0xffff0000) {
-            p->sprom_shadow[w + 1] = val >> 16;
-        }
-        return;
-    }
-    if (off >= BCMA_REGFILE_WORDS * 4) {
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_core_reg, "%s: register 0x%x "
-                       "unimplemented (%s)", "PCIe", off, "write");
-        return;
-    }
-    v = (p->regs[off >> 2] & ~mask) | (val & mask);
-    switch (off) {
-    case A_PCIE_MDIO_CONTROL:
-        p->regs[off >> 2] = v & ~BCMA_PCIE_MDIOCTL_ACCESS_DONE;
-        return;
-    case A_PCIE_MDIO_DATA:
-        if (FIELD_EX32(v, PCIE_MDIO_DATA, START)) {
-            v = bcma_mdio_command(p, v);
-        }
-        p->regs[off >> 2] = v;
-        return;
-    case A_PCIE_IND_DATA:
-        if (p->regs[A_PCIE_IND_ADDR >> 2] == BCMA_PCIE_PLP_STATUSREG) {
-            return;     /* read-only status */
-        }
-        r = bcma_pcie_ind(p, true);
-        if (r) {
-            *r = (*r & ~mask) | (val & mask);
-        }
-        return;
-    default:
-        p->regs[off >> 2] = v;
-        return;
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -615,7 +227,7 @@ static void bcma_agent_write32(Bcm4331State *s, unsigned i, uint32_t off,
         return;
     case A_AI_IOST:
     case A_AI_RESET_ST:
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
+        BCM_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
                        "register 0x%x", info->name, val, off);
         return;
     default:
@@ -774,7 +386,7 @@ uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size)
         dw = s->bcma.erom[off >> 2];
         break;
     default:
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_unmapped,
+        BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
                        "read of unmapped backplane address 0x%08x (%u bytes, "
                        "write %d)", addr, size, 0);
         return mask;
@@ -813,11 +425,11 @@ void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
         bcma_agent_write32(s, i, off, val << shift, mask << shift);
         return;
     case BCMA_TGT_EROM:
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
+        BCM_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
                        "register 0x%x", "EROM", val, off);
         return;
     default:
-        BCMA_GUEST_ERR(bcm4331_bcma_ub_unmapped,
+        BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
                        "write of unmapped backplane address 0x%08x (%u bytes, "
                        "write %d)", addr, size, 1);
         return;

@@ -37,134 +37,23 @@
 #include "hw/net/wifi/medium.h"
 #include "hw/net/wifi/crypto.h"
 #include "qemu/guest-random.h"
+#include "ap-int.h"
 #include "trace.h"
 
-#define TYPE_WIFI_AP "wifi-ap"
-OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 
-#define WIFI_AP_MAX_STA     32
-/*
- * Station aging, as hostapd does it (src/ap/sta_info.h): an associated
- * station silent for ap_max_inactivity (property max-inactivity, hostapd's
- * default AP_MAX_INACTIVITY 300 s) is polled with a null data frame and
- * deauthenticated if it does not acknowledge it; an entry that is
- * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
- * (30 s).  When the table is full, a new authentication takes the slot of
- * the least recently heard unassociated entry (hostapd's ap_sta_add() only
- * refuses: "FIX: might try to remove some old STAs first?"), so a flood of
- * authentications from made-up addresses never locks a station out.
- */
-#define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
-#define WIFI_AP_RETRIES     4
-/* airtime on: frames queued for the air before the network waits */
-#define WIFI_AP_TXQ_HIGH    48
-#define WIFI_RATE_MGMT      IEEE80211_RATE_1M    /* CCK */
-#define WIFI_RATE_DATA      IEEE80211_RATE_54M   /* OFDM */
-
-#define WLAN_STATUS_SUCCESS             0
-#define WLAN_STATUS_UNSPEC              1
-#define WLAN_STATUS_NOT_SUPPORTED_ALG   13
-#define WLAN_STATUS_AP_FULL             17
-#define WLAN_REASON_PREV_AUTH_NOT_VALID 2
-#define WLAN_REASON_INACTIVITY          4
-#define WLAN_REASON_CLASS2_NONAUTH      6
-#define WLAN_REASON_CLASS3_NONASSOC     7
-#define WLAN_REASON_4WAY_TIMEOUT        15
-#define WLAN_STATUS_INVALID_IE          40
-
-#define ETH_P_PAE           0x888e
-/* EAPOL-Key Key Information (IEEE 802.11-2020 12.7.2) */
-#define KI_VER_AES_SHA1     2
-#define KI_PAIRWISE         0x0008
-#define KI_INSTALL          0x0040
-#define KI_ACK              0x0080
-#define KI_MIC              0x0100
-#define KI_SECURE           0x0200
-#define KI_ENC_DATA         0x1000
-/* EAPOL header (4) + descriptor up to the key data length (95) */
-#define EAPOL_KEY_LEN       99
-#define EAPOL_MIC_OFF       81
-#define WPA_GTK_IDX         1
-#define WPA_RETRIES         4
-
-enum { WPA_IDLE, WPA_MSG1, WPA_MSG3, WPA_DONE };
-
-/* a station's 4-way handshake and pairwise key */
-typedef struct WifiApWpa {
-    uint8_t state;
-    uint8_t tries;
-    uint64_t replay;
-    uint8_t anonce[32];
-    uint8_t ptk[48];            /* KCK | KEK | TK */
-    uint64_t tx_pn;
-    uint64_t rx_pn;
-    int64_t deadline;           /* retransmit the last message then */
-} WifiApWpa;
-
-enum { STA_NONE, STA_AUTH, STA_ASSOC };
-
-typedef struct WifiApSta {
-    uint8_t addr[6];
-    uint8_t state;
-    uint16_t aid;
-    int64_t last_ns;            /* last heard (or state change) */
-    bool polled;                /* inactivity poll sent, not answered */
-} WifiApSta;
-
-/* airtime on: what each frame in the medium's TX queue is (tx_done) */
-#define WIFI_AP_TAG_OTHER   0xff
-
-struct WifiApState {
-    DeviceState parent_obj;
-
-    WifiMedium *medium;
-    NICConf conf;
-    NICState *nic;
-    char *ssid;
-    uint32_t channel;
-    uint32_t beacon_int;
-    int32_t txpower;
-    int32_t pos[3];
-
-    WifiMediumClient client;
-    QEMUTimer *beacon_timer;
-    int64_t tsf_base_ns;
-    uint16_t seq;
-    WifiApSta sta[WIFI_AP_MAX_STA];
-    uint32_t max_inactivity;    /* seconds */
-    uint8_t txtag[WIFI_TX_QUEUE_MAX];   /* station index of a poll */
-    unsigned txtag_head, txtag_count;
-
-    /* WPA2-PSK (passphrase set) */
-    char *passphrase;
-    uint8_t pmk[32];
-    uint8_t gtk[16];
-    uint64_t gtk_pn;
-    QEMUTimer *eapol_timer;
-    WifiApWpa wpa[WIFI_AP_MAX_STA];
-};
-
-/* RSN element: CCMP group and pairwise, PSK (IEEE 802.11-2020 9.4.2.24) */
-static const uint8_t wifi_rsn_ie[] = {
-    IEEE80211_EID_RSN, 20, 1, 0,
-    0x00, 0x0f, 0xac, 4,                /* group: CCMP */
-    1, 0, 0x00, 0x0f, 0xac, 4,          /* pairwise: CCMP */
-    1, 0, 0x00, 0x0f, 0xac, 2,          /* AKM: PSK */
-    0, 0,                               /* capabilities */
-};
 
 static const uint8_t wifi_rates[] = {
     0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24,     /* 1..18 Mb/s */
 };
 static const uint8_t wifi_ext_rates[] = { 0x30, 0x48, 0x60, 0x6c };
-static const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
+const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
 
 static uint32_t wifi_ap_freq(WifiApState *s)
 {
     return ieee80211_chan_to_freq(s->channel);
 }
 
-static const uint8_t *wifi_ap_bssid(WifiApState *s)
+const uint8_t *wifi_ap_bssid(WifiApState *s)
 {
     return s->conf.macaddr.a;
 }
@@ -177,9 +66,9 @@ static uint64_t wifi_ap_tsf(WifiApState *s)
 
 /* ---- transmit ------------------------------------------------------ */
 
-static size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
-                       unsigned subtype, uint8_t fc1, const uint8_t *a1,
-                       const uint8_t *a2, const uint8_t *a3)
+size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
+                unsigned subtype, uint8_t fc1, const uint8_t *a1,
+                const uint8_t *a2, const uint8_t *a3)
 {
     f[0] = IEEE80211_FC0(type, subtype);
     f[1] = fc1;
@@ -217,8 +106,8 @@ static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
     }
 }
 
-static bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
-                       uint16_t rate_500k)
+bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
+                uint16_t rate_500k)
 {
     return wifi_ap_tx_tagged(s, f, len, rate_500k, WIFI_AP_TAG_OTHER);
 }
@@ -303,7 +192,7 @@ static void wifi_ap_assoc_refuse(WifiApState *s, unsigned subtype,
     wifi_ap_send_mgmt(s, subtype, da, resp, sizeof(resp));
 }
 
-static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
+void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
 {
     uint8_t body[2];
 
@@ -313,12 +202,12 @@ static void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
 
 /* ---- stations ------------------------------------------------------ */
 
-static WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
+WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
 {
     return &s->wpa[sta - s->sta];
 }
 
-static WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
+WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
 {
     WifiApSta *free_slot = NULL, *oldest = NULL;
 
@@ -428,244 +317,6 @@ static void wifi_ap_age(WifiApState *s)
                    now - sta->last_ns >= idle_max) {
             wifi_ap_poll(s, i);
         }
-    }
-}
-
-/* ---- WPA2-PSK: protected data and the 4-way handshake ---------------- */
-
-/*
- * A data frame from the AP (FromDS) to @da, @body = LLC/SNAP + payload.
- * On a WPA2 network it is CCMP-protected, with the station's pairwise key
- * or, for group addresses, the group key; @plain sends it unprotected
- * (EAPOL before the keys are in place).  Stations whose handshake is not
- * done get nothing but EAPOL.
- */
-static bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
-                              const uint8_t *sa, const uint8_t *body,
-                              size_t blen, bool plain)
-{
-    uint8_t f[WIFI_MAX_FRAME];
-    const uint8_t *key = NULL;
-    unsigned keyid = 0;
-    uint64_t pn = 0;
-    size_t n;
-
-    if (blen > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - WIFI_CCMP_HDR_LEN -
-               WIFI_CCMP_MIC_LEN) {
-        return false;
-    }
-    if (s->passphrase && !plain) {
-        if (ieee80211_is_group(da)) {
-            key = s->gtk;
-            pn = ++s->gtk_pn;
-            keyid = WPA_GTK_IDX;
-        } else {
-            WifiApSta *sta = wifi_ap_sta(s, da, false);
-            WifiApWpa *w = sta ? wifi_ap_wpa(s, sta) : NULL;
-
-            if (!w || w->state != WPA_DONE) {
-                return false;           /* port not authorized */
-            }
-            key = w->ptk + 32;
-            pn = ++w->tx_pn;
-        }
-    }
-    n = wifi_hdr(s, f, IEEE80211_TYPE_DATA, 0,
-                 IEEE80211_FC1_FROMDS | (key ? IEEE80211_FC1_PROTECTED : 0), da,
-                 wifi_ap_bssid(s), sa);
-    if (key) {
-        f[n] = pn;
-        f[n + 1] = pn >> 8;
-        f[n + 2] = 0;
-        f[n + 3] = 0x20 | keyid << 6;   /* ExtIV, key ID */
-        stl_le_p(f + n + 4, pn >> 16);
-        n += WIFI_CCMP_HDR_LEN;
-    }
-    memcpy(f + n, body, blen);
-    n += blen;
-    if (key) {
-        n = wifi_encrypt(WIFI_CIPHER_CCMP, key, f, n, sizeof(f));
-    }
-    return wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
-}
-
-/* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
-static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
-{
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
-    uint8_t b[8 + EAPOL_KEY_LEN + 64] = { 0 };
-    uint8_t *e = b + 8, *k = e + 4;
-    uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
-    size_t kdl = 0;
-
-    memcpy(b, rfc1042, 6);
-    stw_be_p(b + 6, ETH_P_PAE);
-    w->replay++;
-    if (w->state == WPA_MSG3) {
-        /* key data: our RSN element, the GTK KDE, padding; wrapped */
-        uint8_t kd[48];
-        size_t n = sizeof(wifi_rsn_ie);
-
-        memcpy(kd, wifi_rsn_ie, n);
-        kd[n++] = IEEE80211_EID_VENDOR;
-        kd[n++] = 22;
-        kd[n++] = 0x00;
-        kd[n++] = 0x0f;
-        kd[n++] = 0xac;
-        kd[n++] = 1;                    /* GTK KDE */
-        kd[n++] = WPA_GTK_IDX;
-        kd[n++] = 0;
-        memcpy(kd + n, s->gtk, 16);
-        n += 16;
-        kd[n++] = IEEE80211_EID_VENDOR;
-        while (n % 8) {
-            kd[n++] = 0;
-        }
-        wifi_aes_wrap(w->ptk + 16, kd, n, k + 95);
-        kdl = n + 8;
-        info |= KI_INSTALL | KI_MIC | KI_SECURE | KI_ENC_DATA;
-        for (int i = 0; i < 6; i++) {
-            k[61 + i] = s->gtk_pn >> (8 * i);   /* key RSC of the GTK */
-        }
-    }
-    e[0] = 2;                           /* 802.1X-2004 */
-    e[1] = 3;                           /* EAPOL-Key */
-    stw_be_p(e + 2, 95 + kdl);
-    k[0] = 2;                           /* RSN key descriptor */
-    stw_be_p(k + 1, info);
-    stw_be_p(k + 3, 16);                /* CCMP key length */
-    stq_be_p(k + 5, w->replay);
-    memcpy(k + 13, w->anonce, 32);
-    stw_be_p(k + 93, kdl);
-    if (info & KI_MIC) {
-        wifi_hmac_sha1_128(w->ptk, e, 4 + 95 + kdl, e + EAPOL_MIC_OFF);
-    }
-    w->deadline = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-                  NANOSECONDS_PER_SECOND;
-    if (!timer_pending(s->eapol_timer) ||
-        timer_expire_time_ns(s->eapol_timer) > w->deadline) {
-        timer_mod(s->eapol_timer, w->deadline);
-    }
-    trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr),
-                      w->state == WPA_MSG1 ? 1 : 3, "sent");
-    wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), b, 8 + 4 + 95 + kdl,
-                      true);
-}
-
-static void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta)
-{
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
-
-    memset(w, 0, sizeof(*w));
-    qemu_guest_getrandom_nofail(w->anonce, sizeof(w->anonce));
-    w->state = WPA_MSG1;
-    wifi_ap_eapol_send(s, sta);
-}
-
-/* retransmit unanswered messages; give up after WPA_RETRIES */
-static void wifi_ap_eapol_timer(void *opaque)
-{
-    WifiApState *s = opaque;
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
-
-    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        WifiApWpa *w = &s->wpa[i];
-
-        if (w->state != WPA_MSG1 && w->state != WPA_MSG3) {
-            continue;
-        }
-        if (w->deadline <= now) {
-            if (++w->tries >= WPA_RETRIES) {
-
-                trace_wifi_ap_wpa(s->ssid, MAC_ARG(s->sta[i].addr),
-                                  w->state == WPA_MSG1 ? 1 : 3, "timeout");
-                wifi_ap_deauth(s, s->sta[i].addr, WLAN_REASON_4WAY_TIMEOUT);
-                s->sta[i].state = STA_NONE;
-                memset(w, 0, sizeof(*w));
-                continue;
-            }
-            wifi_ap_eapol_send(s, &s->sta[i]);
-        }
-        next = MIN(next, w->deadline);
-    }
-    if (next != INT64_MAX) {
-        timer_mod(s->eapol_timer, next);
-    }
-}
-
-static bool wifi_ap_eapol_mic_ok(const uint8_t *kck, const uint8_t *e,
-                                 size_t len)
-{
-    uint8_t buf[EAPOL_KEY_LEN + 256], mic[16];
-
-    memcpy(buf, e, len);
-    memset(buf + EAPOL_MIC_OFF, 0, 16);
-    wifi_hmac_sha1_128(kck, buf, len, mic);
-    return !memcmp(mic, e + EAPOL_MIC_OFF, 16);
-}
-
-/* EAPOL-Key message 2 or 4 from @sta (@e: the EAPOL frame, untrusted) */
-static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
-                             const uint8_t *e, size_t len)
-{
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
-    const uint8_t *k = e + 4;
-    uint16_t info;
-    size_t blen;
-
-    if (len < EAPOL_KEY_LEN || e[1] != 3 || k[0] != 2) {
-        trace_wifi_ap_ub_frame(s->ssid, "not an RSN EAPOL-Key frame", len);
-        return;
-    }
-    blen = lduw_be_p(e + 2);
-    if (blen < 95 || blen + 4 > len || blen + 4 > EAPOL_KEY_LEN + 256 ||
-        95 + lduw_be_p(k + 93) > blen) {
-        trace_wifi_ap_ub_frame(s->ssid, "EAPOL-Key lengths", len);
-        return;
-    }
-    len = blen + 4;
-    info = lduw_be_p(k + 1);
-    if ((info & 7) != KI_VER_AES_SHA1 || !(info & KI_PAIRWISE) ||
-        !(info & KI_MIC) || (info & KI_ACK) ||
-        ldq_be_p(k + 5) != w->replay) {
-        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 0,
-                          "EAPOL-Key ignored (info, replay counter)");
-        return;
-    }
-    if (w->state == WPA_MSG1 && !(info & KI_SECURE)) {
-        /* message 2: PTK = PRF-384(PMK, "Pairwise key expansion", ...) */
-        const uint8_t *aa = wifi_ap_bssid(s), *spa = sta->addr;
-        const uint8_t *snonce = k + 13;
-        uint8_t data[76], ptk[48];
-        bool a_first = memcmp(aa, spa, 6) < 0;
-        bool an_first = memcmp(w->anonce, snonce, 32) < 0;
-
-        memcpy(data, a_first ? aa : spa, 6);
-        memcpy(data + 6, a_first ? spa : aa, 6);
-        memcpy(data + 12, an_first ? w->anonce : snonce, 32);
-        memcpy(data + 44, an_first ? snonce : w->anonce, 32);
-        wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
-                      data, sizeof(data), ptk, sizeof(ptk));
-        if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
-            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2,
-                              "bad MIC (passphrase?)");
-            return;
-        }
-        memcpy(w->ptk, ptk, sizeof(ptk));
-        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2, "received");
-        w->state = WPA_MSG3;
-        w->tries = 0;
-        wifi_ap_eapol_send(s, sta);
-    } else if (w->state == WPA_MSG3 && (info & KI_SECURE)) {
-        if (!wifi_ap_eapol_mic_ok(w->ptk, e, len)) {
-            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4, "bad MIC");
-            return;
-        }
-        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4,
-                          "received: keys installed");
-        w->state = WPA_DONE;
-        w->tx_pn = 0;
-        w->rx_pn = 0;
     }
 }
 
@@ -796,97 +447,6 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
 }
 
 /* data from a station: to the network (and to stations of this BSS) */
-static void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
-                            const uint8_t *f, size_t len)
-{
-    size_t hdr = IEEE80211_HDR_LEN +
-                 (ieee80211_is_qos_data(f) ? IEEE80211_QOS_LEN : 0);
-    const uint8_t *sa = ieee80211_addr2(f), *da = ieee80211_addr3(f);
-    uint8_t eth[14 + WIFI_MAX_FRAME], plain[WIFI_MAX_FRAME];
-    WifiApSta *sta;
-    WifiApWpa *w;
-    size_t plen;
-    bool eapol;
-
-    if ((f[1] & (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS)) !=
-        IEEE80211_FC1_TODS ||
-        memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
-        return;
-    }
-    sta = wifi_ap_sta(s, sa, false);
-    if (!sta || sta->state != STA_ASSOC) {
-        wifi_ap_deauth(s, sa, WLAN_REASON_CLASS3_NONASSOC);
-        return;
-    }
-    if (subtype & IEEE80211_STYPE_NULLFUNC) {
-        return;         /* (QoS) null function: no payload */
-    }
-    w = wifi_ap_wpa(s, sta);
-    if (f[1] & IEEE80211_FC1_PROTECTED) {
-        uint64_t pn;
-
-        if (!s->passphrase) {
-            trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network",
-                                   len);
-            return;
-        }
-        if ((w->state != WPA_MSG3 && w->state != WPA_DONE) ||
-            len > sizeof(plain)) {
-            trace_wifi_ap_ub_frame(s->ssid, "protected frame, no key", len);
-            return;
-        }
-        memcpy(plain, f, len);
-        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + 32, plain, len)) {
-            trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
-                                   len);
-            return;
-        }
-        pn = wifi_frame_pn(WIFI_CIPHER_CCMP, plain, len);
-        if (pn <= w->rx_pn) {
-            trace_wifi_ap_ub_frame(s->ssid, "CCMP: replayed PN", len);
-            return;
-        }
-        w->rx_pn = pn;
-        /* strip CCMP header and MIC */
-        len -= WIFI_CCMP_HDR_LEN + WIFI_CCMP_MIC_LEN;
-        if (len < hdr) {
-            return;
-        }
-        memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, len - hdr);
-        f = plain;
-    }
-    if (len < hdr + 8 || memcmp(f + hdr, rfc1042, 6)) {
-        trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
-        return;
-    }
-    eapol = lduw_be_p(f + hdr + 6) == ETH_P_PAE;
-    if (s->passphrase && eapol) {
-        wifi_ap_eapol_rx(s, sta, f + hdr + 8, len - hdr - 8);
-        return;
-    }
-    if (s->passphrase &&
-        (!(f[1] & IEEE80211_FC1_PROTECTED) || w->state != WPA_DONE)) {
-        trace_wifi_ap_ub_frame(s->ssid, "data before the 4-way handshake "
-                               "or unprotected", len);
-        return;
-    }
-    plen = len - hdr - 8;
-    memcpy(eth, da, 6);
-    memcpy(eth + 6, sa, 6);
-    memcpy(eth + 12, f + hdr + 6, 2);               /* ethertype */
-    memcpy(eth + 14, f + hdr + 8, plen);
-    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + 14);
-
-    /* intra-BSS: to another associated station, or a group address */
-    if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
-        wifi_ap_send_data(s, da, sa, f + hdr, len - hdr, false);
-        if (!ieee80211_is_group(da)) {
-            return;
-        }
-    }
-    qemu_send_packet(qemu_get_queue(s->nic), eth, plen + 14);
-}
-
 static uint32_t wifi_ap_client_freq(WifiMediumClient *c)
 {
     return wifi_ap_freq(c->opaque);

@@ -12,6 +12,7 @@
 #define HW_NET_WIFI_MEDIUM_INT_H
 
 #include "hw/net/wifi/medium.h"
+#include "hw/net/wifi/air-proto.h"
 
 /* transmissions from other processes on the air at once (airtime on) */
 #define WIFI_REMOTE_ON_AIR_MAX  256
@@ -91,5 +92,66 @@ struct WifiMedium {
     uint64_t rx_overflows;
     uint64_t acks;
 };
+
+/* one transmission, airtime on (local with its retries, or remote) */
+typedef enum {
+    WIFI_JOB_CONTEND,           /* waiting for DIFS + backoff */
+    WIFI_JOB_FRAME,             /* on the air */
+} WifiJobPhase;
+
+struct WifiTxJob {
+    QSIMPLEQ_ENTRY(WifiTxJob) next;     /* in the sender's queue */
+    QTAILQ_ENTRY(WifiTxJob) air;        /* in the medium's on_air list */
+    WifiMedium *m;
+    WifiMediumClient *from;             /* NULL: from another process */
+    QEMUTimer *timer;
+    WifiJobPhase phase;
+    int64_t due_ns;                     /* when the timer is due */
+    WifiFrameMeta meta;
+    int32_t pos[3];
+    unsigned retry_limit, attempts;
+    uint32_t backoff;                   /* slots */
+    bool notify, on_air, collided, acked;
+    uint16_t air_seq;                   /* on the netdev (wifi_arq) */
+    int64_t start_ns;
+    size_t len;
+    uint8_t data[];
+};
+
+/* medium.c */
+bool wifi_wants_ack(const uint8_t *frame);
+bool wifi_frame_has_ta(const uint8_t *frame, size_t len);
+WifiMediumClient *wifi_medium_local(WifiMedium *m, WifiMediumClient *from,
+                                    const int32_t *pos, const uint8_t *frame,
+                                    size_t len, const WifiFrameMeta *meta);
+uint64_t wifi_random(WifiMedium *m);
+bool wifi_fcs_error(WifiMedium *m);
+void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
+                     const uint8_t *frame, size_t len, const WifiFrameMeta *dm,
+                     int64_t now, uint16_t ack_seq);
+
+/* medium-airtime.c */
+WifiChannel *wifi_channel(WifiMedium *m, uint32_t freq, int64_t now);
+void wifi_job_free(WifiTxJob *j);
+bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame, size_t len,
+                       const WifiFrameMeta *meta, unsigned retry_limit,
+                       bool notify);
+void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
+                        const WifiFrameMeta *meta);
+
+/* medium-link.c */
+bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr, uint32_t freq);
+uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos, const uint8_t *frame,
+                        size_t len, const WifiFrameMeta *meta,
+                        uint16_t ack_seq);
+void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
+                  const uint8_t *frame, size_t len, const WifiFrameMeta *meta);
+void wifi_arq_timer(void *opaque);
+void wifi_link_open(WifiMedium *m, Error **errp);
+
+/* pcap.c */
+void wifi_pcap_open(WifiMedium *m, Error **errp);
+void wifi_pcap_write(WifiMedium *m, int64_t ns, const uint8_t *frame,
+                     size_t len, const WifiFrameMeta *meta, int8_t signal);
 
 #endif

@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The virtual access point's state, shared by ap.c (beacons, MLME,
+ * stations, the device) and ap-wpa.c (data frames, WPA2-PSK).  Private to
+ * hw/net/wifi/.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_WIFI_AP_INT_H
+#define HW_NET_WIFI_AP_INT_H
+
+#include "qemu/timer.h"
+#include "net/net.h"
+#include "hw/net/wifi/medium.h"
+
+#define TYPE_WIFI_AP "wifi-ap"
+OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
+
+#define WIFI_AP_MAX_STA     32
+/*
+ * Station aging, as hostapd does it (src/ap/sta_info.h): an associated
+ * station silent for ap_max_inactivity (property max-inactivity, hostapd's
+ * default AP_MAX_INACTIVITY 300 s) is polled with a null data frame and
+ * deauthenticated if it does not acknowledge it; an entry that is
+ * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
+ * (30 s).  When the table is full, a new authentication takes the slot of
+ * the least recently heard unassociated entry (hostapd's ap_sta_add() only
+ * refuses: "FIX: might try to remove some old STAs first?"), so a flood of
+ * authentications from made-up addresses never locks a station out.
+ */
+#define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
+#define WIFI_AP_RETRIES     4
+/* airtime on: frames queued for the air before the network waits */
+#define WIFI_AP_TXQ_HIGH    48
+#define WIFI_RATE_MGMT      IEEE80211_RATE_1M    /* CCK */
+#define WIFI_RATE_DATA      IEEE80211_RATE_54M   /* OFDM */
+
+#define WLAN_STATUS_SUCCESS             0
+#define WLAN_STATUS_UNSPEC              1
+#define WLAN_STATUS_NOT_SUPPORTED_ALG   13
+#define WLAN_STATUS_AP_FULL             17
+#define WLAN_REASON_PREV_AUTH_NOT_VALID 2
+#define WLAN_REASON_INACTIVITY          4
+#define WLAN_REASON_CLASS2_NONAUTH      6
+#define WLAN_REASON_CLASS3_NONASSOC     7
+#define WLAN_REASON_4WAY_TIMEOUT        15
+#define WLAN_STATUS_INVALID_IE          40
+
+#define ETH_P_PAE           0x888e
+/* EAPOL-Key Key Information (IEEE 802.11-2020 12.7.2) */
+#define KI_VER_AES_SHA1     2
+#define KI_PAIRWISE         0x0008
+#define KI_INSTALL          0x0040
+#define KI_ACK              0x0080
+#define KI_MIC              0x0100
+#define KI_SECURE           0x0200
+#define KI_ENC_DATA         0x1000
+/* EAPOL header (4) + descriptor up to the key data length (95) */
+#define EAPOL_KEY_LEN       99
+#define EAPOL_MIC_OFF       81
+#define WPA_GTK_IDX         1
+#define WPA_RETRIES         4
+
+enum { WPA_IDLE, WPA_MSG1, WPA_MSG3, WPA_DONE };
+
+/* a station's 4-way handshake and pairwise key */
+typedef struct WifiApWpa {
+    uint8_t state;
+    uint8_t tries;
+    uint64_t replay;
+    uint8_t anonce[32];
+    uint8_t ptk[48];            /* KCK | KEK | TK */
+    uint64_t tx_pn;
+    uint64_t rx_pn;
+    int64_t deadline;           /* retransmit the last message then */
+} WifiApWpa;
+
+enum { STA_NONE, STA_AUTH, STA_ASSOC };
+
+typedef struct WifiApSta {
+    uint8_t addr[6];
+    uint8_t state;
+    uint16_t aid;
+    int64_t last_ns;            /* last heard (or state change) */
+    bool polled;                /* inactivity poll sent, not answered */
+} WifiApSta;
+
+/* airtime on: what each frame in the medium's TX queue is (tx_done) */
+#define WIFI_AP_TAG_OTHER   0xff
+
+struct WifiApState {
+    DeviceState parent_obj;
+
+    WifiMedium *medium;
+    NICConf conf;
+    NICState *nic;
+    char *ssid;
+    uint32_t channel;
+    uint32_t beacon_int;
+    int32_t txpower;
+    int32_t pos[3];
+
+    WifiMediumClient client;
+    QEMUTimer *beacon_timer;
+    int64_t tsf_base_ns;
+    uint16_t seq;
+    WifiApSta sta[WIFI_AP_MAX_STA];
+    uint32_t max_inactivity;    /* seconds */
+    uint8_t txtag[WIFI_TX_QUEUE_MAX];   /* station index of a poll */
+    unsigned txtag_head, txtag_count;
+
+    /* WPA2-PSK (passphrase set) */
+    char *passphrase;
+    uint8_t pmk[32];
+    uint8_t gtk[16];
+    uint64_t gtk_pn;
+    QEMUTimer *eapol_timer;
+    WifiApWpa wpa[WIFI_AP_MAX_STA];
+};
+
+#define WIFI_RSN_IE_LEN     22
+extern const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN];
+extern const uint8_t rfc1042[6];
+
+/* ap.c */
+const uint8_t *wifi_ap_bssid(WifiApState *s);
+size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
+                uint8_t fc1, const uint8_t *a1, const uint8_t *a2,
+                const uint8_t *a3);
+bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len, uint16_t rate_500k);
+void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason);
+WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta);
+WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
+
+/* ap-wpa.c */
+bool wifi_ap_send_data(WifiApState *s, const uint8_t *da, const uint8_t *sa,
+                       const uint8_t *body, size_t blen, bool plain);
+void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta);
+void wifi_ap_eapol_timer(void *opaque);
+void wifi_ap_rx_data(WifiApState *s, unsigned subtype, const uint8_t *f,
+                     size_t len);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The virtual access point's data frames and WPA2-PSK: frames to stations
+ * (CCMP with the pairwise or group key once the handshake is done), the
+ * 4-way handshake (IEEE 802.11-2020 12.7.6: PTK from PRF-384, the
+ * HMAC-SHA1-128 MIC, the GTK in message 3 wrapped with AES key wrap), and
+ * data from stations: the PN replay check, EAPOL, the bridge to the netdev.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qemu/guest-random.h"
+#include "hw/net/wifi/crypto.h"
+#include "ap-int.h"
+#include "trace.h"
+
+/* RSN element: CCMP group and pairwise, PSK (IEEE 802.11-2020 9.4.2.24) */
+const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN] = {
+    IEEE80211_EID_RSN, 20, 1, 0,
+    0x00, 0x0f, 0xac, 4,                /* group: CCMP */
+    1, 0, 0x00, 0x0f, 0xac, 4,          /* pairwise: CCMP */
+    1, 0, 0x00, 0x0f, 0xac, 2,          /* AKM: PSK */
+    0, 0,                               /* capabilities */
+};
+
+/* ---- WPA2-PSK: protected data and the 4-way handshake ---------------- */
+
+/*
+ * A data frame from the AP (FromDS) to @da, @body = LLC/SNAP + payload.
+ * On a WPA2 network it is CCMP-protected, with the station's pairwise key
+ * or, for group addresses, the group key; @plain sends it unprotected
+ * (EAPOL before the keys are in place).  Stations whose handshake is not
+ * done get nothing but EAPOL.
+ */
+bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
+                       const uint8_t *sa, const uint8_t *body,
+                       size_t blen, bool plain)
+{
+    uint8_t f[WIFI_MAX_FRAME];
+    const uint8_t *key = NULL;
+    unsigned keyid = 0;
+    uint64_t pn = 0;
+    size_t n;
+
+    if (blen > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - WIFI_CCMP_HDR_LEN -
+               WIFI_CCMP_MIC_LEN) {
+        return false;
+    }
+    if (s->passphrase && !plain) {
+        if (ieee80211_is_group(da)) {
+            key = s->gtk;
+            pn = ++s->gtk_pn;
+            keyid = WPA_GTK_IDX;
+        } else {
+            WifiApSta *sta = wifi_ap_sta(s, da, false);
+            WifiApWpa *w = sta ? wifi_ap_wpa(s, sta) : NULL;
+
+            if (!w || w->state != WPA_DONE) {
+                return false;           /* port not authorized */
+            }
+            key = w->ptk + 32;
+            pn = ++w->tx_pn;
+        }
+    }
+    n = wifi_hdr(s, f, IEEE80211_TYPE_DATA, 0,
+                 IEEE80211_FC1_FROMDS | (key ? IEEE80211_FC1_PROTECTED : 0), da,
+                 wifi_ap_bssid(s), sa);
+    if (key) {
+        f[n] = pn;
+        f[n + 1] = pn >> 8;
+        f[n + 2] = 0;
+        f[n + 3] = 0x20 | keyid << 6;   /* ExtIV, key ID */
+        stl_le_p(f + n + 4, pn >> 16);
+        n += WIFI_CCMP_HDR_LEN;
+    }
+    memcpy(f + n, body, blen);
+    n += blen;
+    if (key) {
+        n = wifi_encrypt(WIFI_CIPHER_CCMP, key, f, n, sizeof(f));
+    }
+    return wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
+}
+
+/* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
+static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    uint8_t b[8 + EAPOL_KEY_LEN + 64] = { 0 };
+    uint8_t *e = b + 8, *k = e + 4;
+    uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
+    size_t kdl = 0;
+
+    memcpy(b, rfc1042, 6);
+    stw_be_p(b + 6, ETH_P_PAE);
+    w->replay++;
+    if (w->state == WPA_MSG3) {
+        /* key data: our RSN element, the GTK KDE, padding; wrapped */
+        uint8_t kd[48];
+        size_t n = sizeof(wifi_rsn_ie);
+
+        memcpy(kd, wifi_rsn_ie, n);
+        kd[n++] = IEEE80211_EID_VENDOR;
+        kd[n++] = 22;
+        kd[n++] = 0x00;
+        kd[n++] = 0x0f;
+        kd[n++] = 0xac;
+        kd[n++] = 1;                    /* GTK KDE */
+        kd[n++] = WPA_GTK_IDX;
+        kd[n++] = 0;
+        memcpy(kd + n, s->gtk, 16);
+        n += 16;
+        kd[n++] = IEEE80211_EID_VENDOR;
+        while (n % 8) {
+            kd[n++] = 0;
+        }
+        wifi_aes_wrap(w->ptk + 16, kd, n, k + 95);
+        kdl = n + 8;
+        info |= KI_INSTALL | KI_MIC | KI_SECURE | KI_ENC_DATA;
+        for (int i = 0; i < 6; i++) {
+            k[61 + i] = s->gtk_pn >> (8 * i);   /* key RSC of the GTK */
+        }
+    }
+    e[0] = 2;                           /* 802.1X-2004 */
+    e[1] = 3;                           /* EAPOL-Key */
+    stw_be_p(e + 2, 95 + kdl);
+    k[0] = 2;                           /* RSN key descriptor */
+    stw_be_p(k + 1, info);
+    stw_be_p(k + 3, 16);                /* CCMP key length */
+    stq_be_p(k + 5, w->replay);
+    memcpy(k + 13, w->anonce, 32);
+    stw_be_p(k + 93, kdl);
+    if (info & KI_MIC) {
+        wifi_hmac_sha1_128(w->ptk, e, 4 + 95 + kdl, e + EAPOL_MIC_OFF);
+    }
+    w->deadline = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  NANOSECONDS_PER_SECOND;
+    if (!timer_pending(s->eapol_timer) ||
+        timer_expire_time_ns(s->eapol_timer) > w->deadline) {
+        timer_mod(s->eapol_timer, w->deadline);
+    }
+    trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr),
+                      w->state == WPA_MSG1 ? 1 : 3, "sent");
+    wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), b, 8 + 4 + 95 + kdl,
+                      true);
+}
+
+void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+
+    memset(w, 0, sizeof(*w));
+    qemu_guest_getrandom_nofail(w->anonce, sizeof(w->anonce));
+    w->state = WPA_MSG1;
+    wifi_ap_eapol_send(s, sta);
+}
+
+/* retransmit unanswered messages; give up after WPA_RETRIES */
+void wifi_ap_eapol_timer(void *opaque)
+{
+    WifiApState *s = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
+
+    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
+        WifiApWpa *w = &s->wpa[i];
+
+        if (w->state != WPA_MSG1 && w->state != WPA_MSG3) {
+            continue;
+        }
+        if (w->deadline <= now) {
+            if (++w->tries >= WPA_RETRIES) {
+
+                trace_wifi_ap_wpa(s->ssid, MAC_ARG(s->sta[i].addr),
+                                  w->state == WPA_MSG1 ? 1 : 3, "timeout");
+                wifi_ap_deauth(s, s->sta[i].addr, WLAN_REASON_4WAY_TIMEOUT);
+                s->sta[i].state = STA_NONE;
+                memset(w, 0, sizeof(*w));
+                continue;
+            }
+            wifi_ap_eapol_send(s, &s->sta[i]);
+        }
+        next = MIN(next, w->deadline);
+    }
+    if (next != INT64_MAX) {
+        timer_mod(s->eapol_timer, next);
+    }
+}
+
+static bool wifi_ap_eapol_mic_ok(const uint8_t *kck, const uint8_t *e,
+                                 size_t len)
+{
+    uint8_t buf[EAPOL_KEY_LEN + 256], mic[16];
+
+    memcpy(buf, e, len);
+    memset(buf + EAPOL_MIC_OFF, 0, 16);
+    wifi_hmac_sha1_128(kck, buf, len, mic);
+    return !memcmp(mic, e + EAPOL_MIC_OFF, 16);
+}
+
+/* EAPOL-Key message 2 or 4 from @sta (@e: the EAPOL frame, untrusted) */
+static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
+                             const uint8_t *e, size_t len)
+{
+    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    const uint8_t *k = e + 4;
+    uint16_t info;
+    size_t blen;
+
+    if (len < EAPOL_KEY_LEN || e[1] != 3 || k[0] != 2) {
+        trace_wifi_ap_ub_frame(s->ssid, "not an RSN EAPOL-Key frame", len);
+        return;
+    }
+    blen = lduw_be_p(e + 2);
+    if (blen < 95 || blen + 4 > len || blen + 4 > EAPOL_KEY_LEN + 256 ||
+        95 + lduw_be_p(k + 93) > blen) {
+        trace_wifi_ap_ub_frame(s->ssid, "EAPOL-Key lengths", len);
+        return;
+    }
+    len = blen + 4;
+    info = lduw_be_p(k + 1);
+    if ((info & 7) != KI_VER_AES_SHA1 || !(info & KI_PAIRWISE) ||
+        !(info & KI_MIC) || (info & KI_ACK) ||
+        ldq_be_p(k + 5) != w->replay) {
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 0,
+                          "EAPOL-Key ignored (info, replay counter)");
+        return;
+    }
+    if (w->state == WPA_MSG1 && !(info & KI_SECURE)) {
+        /* message 2: PTK = PRF-384(PMK, "Pairwise key expansion", ...) */
+        const uint8_t *aa = wifi_ap_bssid(s), *spa = sta->addr;
+        const uint8_t *snonce = k + 13;
+        uint8_t data[76], ptk[48];
+        bool a_first = memcmp(aa, spa, 6) < 0;
+        bool an_first = memcmp(w->anonce, snonce, 32) < 0;
+
+        memcpy(data, a_first ? aa : spa, 6);
+        memcpy(data + 6, a_first ? spa : aa, 6);
+        memcpy(data + 12, an_first ? w->anonce : snonce, 32);
+        memcpy(data + 44, an_first ? snonce : w->anonce, 32);
+        wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
+                      data, sizeof(data), ptk, sizeof(ptk));
+        if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
+            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2,
+                              "bad MIC (passphrase?)");
+            return;
+        }
+        memcpy(w->ptk, ptk, sizeof(ptk));
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2, "received");
+        w->state = WPA_MSG3;
+        w->tries = 0;
+        wifi_ap_eapol_send(s, sta);
+    } else if (w->state == WPA_MSG3 && (info & KI_SECURE)) {
+        if (!wifi_ap_eapol_mic_ok(w->ptk, e, len)) {
+            trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4, "bad MIC");
+            return;
+        }
+        trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 4,
+                          "received: keys installed");
+        w->state = WPA_DONE;
+        w->tx_pn = 0;
+        w->rx_pn = 0;
+    }
+}
+
+void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
+                     const uint8_t *f, size_t len)
+{
+    size_t hdr = IEEE80211_HDR_LEN +
+                 (ieee80211_is_qos_data(f) ? IEEE80211_QOS_LEN : 0);
+    const uint8_t *sa = ieee80211_addr2(f), *da = ieee80211_addr3(f);
+    uint8_t eth[14 + WIFI_MAX_FRAME], plain[WIFI_MAX_FRAME];
+    WifiApSta *sta;
+    WifiApWpa *w;
+    size_t plen;
+    bool eapol;
+
+    if ((f[1] & (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS)) !=
+        IEEE80211_FC1_TODS ||
+        memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
+        return;
+    }
+    sta = wifi_ap_sta(s, sa, false);
+    if (!sta || sta->state != STA_ASSOC) {
+        wifi_ap_deauth(s, sa, WLAN_REASON_CLASS3_NONASSOC);
+        return;
+    }
+    if (subtype & IEEE80211_STYPE_NULLFUNC) {
+        return;         /* (QoS) null function: no payload */
+    }
+    w = wifi_ap_wpa(s, sta);
+    if (f[1] & IEEE80211_FC1_PROTECTED) {
+        uint64_t pn;
+
+        if (!s->passphrase) {
+            trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network",
+                                   len);
+            return;
+        }
+        if ((w->state != WPA_MSG3 && w->state != WPA_DONE) ||
+            len > sizeof(plain)) {
+            trace_wifi_ap_ub_frame(s->ssid, "protected frame, no key", len);
+            return;
+        }
+        memcpy(plain, f, len);
+        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + 32, plain, len)) {
+            trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
+                                   len);
+            return;
+        }
+        pn = wifi_frame_pn(WIFI_CIPHER_CCMP, plain, len);
+        if (pn <= w->rx_pn) {
+            trace_wifi_ap_ub_frame(s->ssid, "CCMP: replayed PN", len);
+            return;
+        }
+        w->rx_pn = pn;
+        /* strip CCMP header and MIC */
+        len -= WIFI_CCMP_HDR_LEN + WIFI_CCMP_MIC_LEN;
+        if (len < hdr) {
+            return;
+        }
+        memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, len - hdr);
+        f = plain;
+    }
+    if (len < hdr + 8 || memcmp(f + hdr, rfc1042, 6)) {
+        trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
+        return;
+    }
+    eapol = lduw_be_p(f + hdr + 6) == ETH_P_PAE;
+    if (s->passphrase && eapol) {
+        wifi_ap_eapol_rx(s, sta, f + hdr + 8, len - hdr - 8);
+        return;
+    }
+    if (s->passphrase &&
+        (!(f[1] & IEEE80211_FC1_PROTECTED) || w->state != WPA_DONE)) {
+        trace_wifi_ap_ub_frame(s->ssid, "data before the 4-way handshake "
+                               "or unprotected", len);
+        return;
+    }
+    plen = len - hdr - 8;
+    memcpy(eth, da, 6);
+    memcpy(eth + 6, sa, 6);
+    memcpy(eth + 12, f + hdr + 6, 2);               /* ethertype */
+    memcpy(eth + 14, f + hdr + 8, plen);
+    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + 14);
+
+    /* intra-BSS: to another associated station, or a group address */
+    if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
+        wifi_ap_send_data(s, da, sa, f + hdr, len - hdr, false);
+        if (!ieee80211_is_group(da)) {
+            return;
+        }
+    }
+    qemu_send_packet(qemu_get_queue(s->nic), eth, plen + 14);
+}

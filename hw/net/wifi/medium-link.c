@@ -1,0 +1,319 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * The Wi-Fi medium between QEMU processes: frames to and from the
+ * netdev (air-proto.h), the stations heard there, and the retransmission
+ * of unicast frames whose ACK from the other process did not come back.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "qemu/main-loop.h"
+#include "hw/qdev-core.h"
+#include <zlib.h>
+#include "medium-int.h"
+#include "trace.h"
+
+/* ---- stations in other processes --------------------------------------- */
+
+static void wifi_remote_learn(WifiMedium *m, const uint8_t *addr,
+                              uint32_t freq)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    WifiRemoteStation *slot = &m->remote[0];
+
+    if (ieee80211_is_group(addr)) {
+        return;
+    }
+    for (int i = 0; i < WIFI_REMOTE_STATIONS; i++) {
+        WifiRemoteStation *r = &m->remote[i];
+
+        if (!memcmp(r->addr, addr, 6)) {
+            slot = r;
+            break;
+        }
+        if (!r->freq_mhz || r->last_ns < slot->last_ns) {
+            slot = r;           /* a free slot, or the least recently heard */
+        }
+    }
+    memcpy(slot->addr, addr, 6);
+    slot->freq_mhz = freq;
+    slot->last_ns = now;
+}
+
+bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr,
+                      uint32_t freq)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    for (int i = 0; i < WIFI_REMOTE_STATIONS; i++) {
+        WifiRemoteStation *r = &m->remote[i];
+
+        if (r->freq_mhz && !memcmp(r->addr, addr, 6) && r->freq_mhz == freq &&
+            now - r->last_ns < WIFI_REMOTE_TTL_NS) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Put a transmission on the netdev: the media of other processes.  It gets
+ * a new air sequence number, an ACK the one of the frame it answers
+ * (@ack_seq).  Returns the number (0: no netdev).
+ */
+uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
+                        const uint8_t *frame, size_t len,
+                        const WifiFrameMeta *meta, uint16_t ack_seq)
+{
+    WifiAirFrame af = {
+        .sender = m->sender_id,
+        .freq_mhz = meta->freq_mhz,
+        .txpower_dbm = meta->txpower_dbm,
+        .rate_500k = meta->rate_500k,
+        .ofdm = meta->ofdm,
+        .short_preamble = meta->short_preamble,
+        .fcs_bad = meta->fcs_bad,
+        .airtime_us = meta->airtime_us,
+        .tx_time_ns = meta->tx_time_ns,
+        .frame = frame,
+        .len = len,
+    };
+    uint8_t buf[WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + WIFI_MAX_FRAME];
+    size_t n;
+
+    if (!m->nic) {
+        return 0;
+    }
+    if (ack_seq) {
+        af.seq = ack_seq;
+    } else {
+        af.seq = ++m->air_seq ? m->air_seq : ++m->air_seq;
+    }
+    memcpy(af.pos, pos, sizeof(af.pos));
+    n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af);
+    qemu_send_packet(qemu_get_queue(m->nic), buf, n);
+    return af.seq;
+}
+
+/*
+ * ---- frames to stations in other processes: kept until acknowledged ----
+ *
+ * Whether a station in another process acknowledged a frame is known only
+ * later, from its ACK crossing the netdev, but the sender wants to know at
+ * once: the medium answers from what it learnt (wifi_remote_acks), keeps
+ * the frame, and sends it again (retry bit set) if that ACK does not come
+ * back within WIFI_ARQ_TIMEOUT_NS, up to WIFI_ARQ_TRIES times.  A frame
+ * the netdev lost (a receiver's full socket buffer drops datagrams
+ * silently) is so delayed instead of lost for good; a duplicate (the ACK
+ * was lost) is dropped by the receiving station as any 802.11 retry.
+ */
+/* a data frame's header up to its sequence control */
+
+struct WifiArqFrame {
+    QTAILQ_ENTRY(WifiArqFrame) next;
+    uint16_t seq;
+    unsigned tries;
+    int64_t sent_ns;
+    int32_t pos[3];
+    WifiFrameMeta meta;
+    size_t len;
+    uint8_t data[];
+};
+
+static void wifi_arq_arm(WifiMedium *m)
+{
+    WifiArqFrame *a = QTAILQ_FIRST(&m->arq);
+
+    if (a) {
+        timer_mod(m->arq_timer, a->sent_ns + WIFI_ARQ_TIMEOUT_NS);
+    } else {
+        timer_del(m->arq_timer);
+    }
+}
+
+static void wifi_arq_free(WifiMedium *m, WifiArqFrame *a)
+{
+    QTAILQ_REMOVE(&m->arq, a, next);
+    m->arq_len--;
+    g_free(a);
+}
+
+void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
+                  const uint8_t *frame, size_t len,
+                  const WifiFrameMeta *meta)
+{
+    WifiArqFrame *a;
+
+    /*
+     * Data frames only: a station drops a late duplicate of a data frame
+     * (TCP drops its segment), but one of an authentication or an
+     * association request, 20 ms and many frames later, starts over what
+     * the AP already did.
+     */
+    if (!seq || len < IEEE80211_HDR_LEN || !ieee80211_is_data(frame)) {
+        return;                 /* wifi_arq_acked() compares addr2 */
+    }
+    if (m->arq_len >= WIFI_ARQ_MAX) {
+        wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
+    }
+    a = g_malloc(sizeof(*a) + len);
+    a->seq = seq;
+    a->tries = 1;
+    a->sent_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    memcpy(a->pos, pos, sizeof(a->pos));
+    a->meta = *meta;
+    a->len = len;
+    memcpy(a->data, frame, len);
+    QTAILQ_INSERT_TAIL(&m->arq, a, next);
+    m->arq_len++;
+    if (m->arq_len == 1) {
+        wifi_arq_arm(m);
+    }
+}
+
+/* an ACK from another process to @ra for air sequence @seq */
+static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
+{
+    WifiArqFrame *a;
+
+    QTAILQ_FOREACH(a, &m->arq, next) {
+        if (a->seq == seq && a->len >= IEEE80211_TA_END &&
+            !memcmp(ieee80211_addr2(a->data), ra, IEEE80211_ADDR_LEN)) {
+            bool first = a == QTAILQ_FIRST(&m->arq);
+
+            wifi_arq_free(m, a);
+            if (first) {
+                wifi_arq_arm(m);
+            }
+            return;
+        }
+    }
+}
+
+void wifi_arq_timer(void *opaque)
+{
+    WifiMedium *m = opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    WifiArqFrame *a;
+    /* bounded: every entry is looked at once per run */
+    unsigned budget = m->arq_len;
+
+    while (budget-- && (a = QTAILQ_FIRST(&m->arq)) &&
+           now - a->sent_ns >= WIFI_ARQ_TIMEOUT_NS) {
+        QTAILQ_REMOVE(&m->arq, a, next);
+        if (a->tries >= WIFI_ARQ_TRIES) {
+            m->arq_len--;
+            trace_wifi_medium_arq(a->seq, a->tries, "given up");
+            g_free(a);
+            continue;
+        }
+        a->tries++;
+        a->data[1] |= 0x08;             /* retry bit */
+        a->meta.tx_time_ns = now;
+        m->arq_resent++;
+        trace_wifi_medium_arq(a->seq, a->tries, "sent again");
+        wifi_pcap_write(m, now, a->data, a->len, &a->meta,
+                        a->meta.txpower_dbm - 40);
+        a->seq = wifi_link_send(m, a->pos, a->data, a->len, &a->meta, 0);
+        a->sent_ns = now;
+        QTAILQ_INSERT_TAIL(&m->arq, a, next);
+    }
+    wifi_arq_arm(m);
+}
+
+/* ---- the link to other processes ---------------------------------------- */
+
+static bool wifi_link_can_receive(NetClientState *nc)
+{
+    return true;
+}
+
+static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
+                                 size_t size)
+{
+    WifiMedium *m = qemu_get_nic_opaque(nc);
+    WifiAirStatus st;
+    WifiAirFrame af;
+    WifiFrameMeta meta;
+
+    st = wifi_air_decode(buf, size, &af);
+    if (st == WIFI_AIR_NOT_OURS) {
+        return size;            /* other traffic on the netdev: ignore */
+    }
+    if (st != WIFI_AIR_OK) {
+        m->remote_rejected++;
+        trace_wifi_medium_peer_rejected(wifi_air_strerror(st), size);
+        return size;
+    }
+    if (af.sender == m->sender_id) {
+        return size;            /* our own, looped back by multicast */
+    }
+    m->remote_frames++;
+    meta = (WifiFrameMeta) {
+        .freq_mhz = af.freq_mhz,
+        .txpower_dbm = af.txpower_dbm,
+        .rate_500k = af.rate_500k,
+        .ofdm = af.ofdm,
+        .short_preamble = af.short_preamble,
+        .fcs_bad = af.fcs_bad,
+        .airtime_us = af.airtime_us,
+        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+    };
+    /* the transmitter (addr2) lives over there: it will ack its frames */
+    if (wifi_frame_has_ta(af.frame, af.len) && !af.fcs_bad) {
+        wifi_remote_learn(m, ieee80211_addr2(af.frame), af.freq_mhz);
+    }
+    trace_wifi_medium_rx_remote(af.freq_mhz, af.len);
+    /* an ACK for one of our frames to a station over there */
+    if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == IEEE80211_FC0_ACK) {
+        wifi_arq_acked(m, ieee80211_addr1(af.frame), af.seq);
+    }
+    if (m->airtime) {
+        wifi_remote_on_air(m, &af, &meta);
+    } else {
+        WifiMediumClient *acker;
+
+        wifi_pcap_write(m, meta.tx_time_ns, af.frame, af.len, &meta,
+                        af.txpower_dbm - 40);
+        acker = wifi_medium_local(m, NULL, af.pos, af.frame, af.len, &meta);
+        if (acker) {
+            wifi_medium_ack(m, acker, af.frame, af.len, &meta,
+                            meta.tx_time_ns, af.seq);
+        }
+    }
+    return size;
+}
+
+static NetClientInfo wifi_link_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = wifi_link_can_receive,
+    .receive = wifi_link_receive,
+};
+
+/* join the medium to -netdev @m->netdev (wifi-medium property netdev) */
+void wifi_link_open(WifiMedium *m, Error **errp)
+{
+    NetClientState *peer = qemu_find_netdev(m->netdev);
+
+    if (!peer) {
+        error_setg(errp, "wifi-medium: netdev '%s' not found",
+                   m->netdev);
+        return;
+    }
+    if (peer->peer) {
+        error_setg(errp, "wifi-medium: netdev '%s' is already in use",
+                   m->netdev);
+        return;
+    }
+    m->conf.peers.ncs[0] = peer;
+    m->conf.peers.queues = 1;
+    memcpy(m->conf.macaddr.a, m->link_mac, 6);
+    m->nic = qemu_new_nic(&wifi_link_info, &m->conf, TYPE_WIFI_MEDIUM,
+                          object_get_canonical_path_component(OBJECT(m)),
+                          &m->guard, m);
+}
