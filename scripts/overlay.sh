@@ -5,27 +5,62 @@
 # every file under hw/, include/ and tests/qtest/ becomes a symlink at the
 # same path in the tree (edits rebuild incrementally), and the one-line hooks
 # that make QEMU's build see them are added.  Idempotent.
+#
+#   overlay.sh QEMU_SRC_DIR                     all of it, as symlinks
+#   overlay.sh --copy --parts P,... QEMU_SRC_DIR
+#       copies of the files of parts P (wifi, bcm4331, qtest, fuzz, docs)
+#       and their hooks only: one patch of scripts/patches.sh each
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-q=${1:?usage: overlay.sh QEMU_SRC_DIR}
+copy=
+parts=wifi,bcm4331,qtest,fuzz
+while [ $# -gt 1 ]; do
+    case $1 in
+    --copy) copy=1 ;;
+    --parts) parts=$2; shift ;;
+    *) echo "usage: overlay.sh [--copy] [--parts P,...] QEMU_SRC_DIR" >&2; exit 2 ;;
+    esac
+    shift
+done
+q=${1:?usage: overlay.sh [--copy] [--parts P,...] QEMU_SRC_DIR}
+has() { [[ ",$parts," == *",$1,"* ]]; }
+
+# the project's files of each part
+part_of() {
+    case $1 in
+    hw/net/wifi/*|include/hw/net/wifi/*) echo wifi ;;
+    hw/net/bcm4331/*|include/hw/net/bcm4331/*) echo bcm4331 ;;
+    tests/qtest/fuzz/*) echo fuzz ;;
+    tests/qtest/*) echo qtest ;;
+    docs/system/*) echo docs ;;
+    esac
+}
 
 cd "$top"
 while IFS= read -r f; do
+    has "$(part_of "$f")" || continue
     dst=$q/$f
     mkdir -p "$(dirname "$dst")"
-    if [ -e "$dst" ] && [ ! -L "$dst" ]; then
+    if [ -e "$dst" ] && [ ! -L "$dst" ] && [ -z "$copy" ]; then
         echo "overlay: refusing to replace QEMU's own file $f" >&2
         exit 1
     fi
-    ln -sfn "$top/$f" "$dst"
-done < <(find hw include tests/qtest -type f 2>/dev/null | sort)
+    if [ -n "$copy" ]; then
+        rm -f "$dst"
+        cp "$top/$f" "$dst"
+    else
+        ln -sfn "$top/$f" "$dst"
+    fi
+done < <(find hw include tests/qtest docs/system -type f 2>/dev/null | sort)
 
 # drop symlinks whose project file was removed
-find "$q/hw" "$q/include" "$q/tests/qtest" -type l 2>/dev/null | while IFS= read -r l; do
-    case $(readlink "$l") in
-    "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
-    esac
-done
+if [ -z "$copy" ]; then
+    find "$q/hw" "$q/include" "$q/tests/qtest" -type l 2>/dev/null | while IFS= read -r l; do
+        case $(readlink "$l") in
+        "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
+        esac
+    done
+fi
 
 # hook LINE after the first line matching ANCHOR in FILE, once
 hook() {
@@ -35,22 +70,23 @@ hook() {
     awk -v a="$anchor" -v l="$line" '{ print } !done && $0 ~ a { print l; done = 1 }' \
         "$file" > "$file.tmp" && mv "$file.tmp" "$file"
 }
-hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm4331')"
-hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
-for k in bcm4331 wifi; do
-    grep -qxF "source $k/Kconfig" "$q/hw/net/Kconfig" ||
-        printf '\nsource %s/Kconfig\n' "$k" >> "$q/hw/net/Kconfig"
-done
-hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
-hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
-# wifi-medium has a "netdev" property: create it after the netdevs, like
-# the filter-* objects
-hook system/vl.c '^    if [(]g_str_equal[(]type, "filter-buffer"[)] [|][|]$' \
-    '        g_str_equal(type, "wifi-medium") ||'
-# -object wifi-medium: user-creatable types and their properties are in the
-# QAPI schema: the enum entry, the properties struct, the union branch
-hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
-/usr/bin/python3 - "$q/qapi/qom.json" "$top/scripts/qom-wifi-medium.json" <<'PY'
+kconfig() {
+    grep -qxF "source $1/Kconfig" "$q/hw/net/Kconfig" ||
+        printf '\nsource %s/Kconfig\n' "$1" >> "$q/hw/net/Kconfig"
+}
+
+if has wifi; then
+    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
+    kconfig wifi
+    hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
+    # wifi-medium has a "netdev" property: create it after the netdevs, like
+    # the filter-* objects
+    hook system/vl.c '^    if [(]g_str_equal[(]type, "filter-buffer"[)] [|][|]$' \
+        '        g_str_equal(type, "wifi-medium") ||'
+    # -object wifi-medium: user-creatable types and their properties are in
+    # the QAPI schema: the enum entry, the properties struct, the union branch
+    hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
+    /usr/bin/python3 - "$q/qapi/qom.json" "$top/scripts/qom-wifi-medium.json" <<'PY'
 import sys
 path, block = sys.argv[1], open(sys.argv[2]).read()
 s = open(path).read()
@@ -70,18 +106,31 @@ if "# @WifiMediumProperties:" not in s:
                       "'WifiMediumProperties',\n" + branch, 1)
     open(path, "w").write(s)
 PY
-# generic-fuzz: our configurations go into its predefined_configs[] (the
-# entries are in tests/qtest/fuzz/bcm4331_fuzz_configs.h)
-hook tests/qtest/fuzz/generic_fuzz_configs.h \
-    '^const generic_fuzz_config predefined_configs[[][]] = [{]$' \
-    '#include "bcm4331_fuzz_configs.h"'
-# ... and our own fuzz target (frames from a peer on the air's netdev)
-hook tests/qtest/fuzz/meson.build "^specific_fuzz_ss.add[(]files[(]'generic_fuzz.c'[)][)]$" \
-    "specific_fuzz_ss.add(when: 'CONFIG_BCM4331_PCI', if_true: files('bcm4331_fuzz.c'))"
-# the qtest list is the project's tests/qtest/*-test.c: rewrite our line
-qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
-line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"
-if ! grep -qxF "$line" "$q/tests/qtest/meson.build"; then
-    sed -i "/CONFIG_BCM4331_PCI/d" "$q/tests/qtest/meson.build"
-    hook tests/qtest/meson.build "^qtests_x86_64 = qtests_i386$" "$line"
+fi
+if has bcm4331; then
+    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm4331')"
+    kconfig bcm4331
+    hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
+fi
+if has fuzz; then
+    # generic-fuzz: our configurations go into its predefined_configs[]
+    # (the entries are in tests/qtest/fuzz/bcm4331_fuzz_configs.h)
+    hook tests/qtest/fuzz/generic_fuzz_configs.h \
+        '^const generic_fuzz_config predefined_configs[[][]] = [{]$' \
+        '#include "bcm4331_fuzz_configs.h"'
+    # ... and our own fuzz target (frames from a peer on the air's netdev)
+    hook tests/qtest/fuzz/meson.build "^specific_fuzz_ss.add[(]files[(]'generic_fuzz.c'[)][)]$" \
+        "specific_fuzz_ss.add(when: 'CONFIG_BCM4331_PCI', if_true: files('bcm4331_fuzz.c'))"
+fi
+if has qtest; then
+    # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
+    qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
+    line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"
+    if ! grep -qxF "$line" "$q/tests/qtest/meson.build"; then
+        sed -i "/CONFIG_BCM4331_PCI/d" "$q/tests/qtest/meson.build"
+        hook tests/qtest/meson.build "^qtests_x86_64 = qtests_i386$" "$line"
+    fi
+fi
+if has docs; then
+    hook docs/system/device-emulation.rst "^   devices/can.rst$" "   devices/bcm4331.rst"
 fi

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The project as a patch series for qemu-devel, against the QEMU release we
+# build (the upstream tarball of Debian's qemu source package, unpatched):
+#
+#   scripts/patches.sh            build/patches/series/*.patch (+ cover letter),
+#                                 checkpatch.pl on every patch
+#   scripts/patches.sh --check    ... and build the tree after every patch
+#                                 (configure + ninja), the last one with our
+#                                 qtests run against it
+#
+# The git tree the series is made in is build/patches/qemu (a commit of the
+# pristine tree, then one commit per patch).  Author and Signed-off-by: the
+# identity of `git config user.name/user.email` in this repository.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+check=
+case ${1:-} in
+--check) check=1 ;;
+"") ;;
+*) echo "usage: patches.sh [--check]" >&2; exit 2 ;;
+esac
+
+out=$top/build/patches
+tree=$out/qemu
+series=$out/series
+tarball=$(ls "$top"/build/src/qemu_*.orig.tar.* 2>/dev/null | head -n1 || true)
+if [ -z "$tarball" ]; then
+    # the download of scripts/build-qemu.sh (it keeps the orig tarball)
+    BCM_SKIP_DEPS=${BCM_SKIP_DEPS:-} "$top/scripts/build-qemu.sh" >/dev/null
+    tarball=$(ls "$top"/build/src/qemu_*.orig.tar.* | head -n1)
+fi
+ver=$(basename "$tarball" | sed 's/^qemu_//; s/\.orig\.tar\..*$//; s/+ds$//')
+name=$(git -C "$top" config user.name || echo "bcm4331-qemu authors")
+email=$(git -C "$top" config user.email || echo "")
+
+echo "patches: pristine QEMU $ver from $(basename "$tarball")"
+rm -rf "$tree" "$series"
+mkdir -p "$tree" "$series"
+tar xf "$tarball" -C "$tree" --strip-components=1
+git -C "$tree" init -q
+git -C "$tree" config user.name "$name"
+git -C "$tree" config user.email "$email"
+git -C "$tree" add -A
+git -C "$tree" commit -q -m "QEMU $ver"
+base=$(git -C "$tree" rev-parse HEAD)
+
+# part, then the commit message (subject, blank line, body)
+commit() {
+    local part=$1 msg=$2
+    "$top/scripts/overlay.sh" --copy --parts "$part" "$tree"
+    if [ "$part" = docs ]; then
+        /usr/bin/python3 - "$tree/MAINTAINERS" "$name" "$email" <<'PY'
+import sys
+path, name, email = sys.argv[1:]
+entry = """Broadcom BCM4331 Wi-Fi, Wi-Fi medium and access point
+M: %s <%s>
+S: Maintained
+F: hw/net/bcm4331/
+F: hw/net/wifi/
+F: include/hw/net/bcm4331/
+F: include/hw/net/wifi/
+F: tests/qtest/bcm4331*
+F: tests/qtest/fuzz/bcm4331*
+F: docs/system/devices/bcm4331.rst
+
+""" % (name, email)
+s = open(path).read()
+anchor = "CAN bus subsystem and hardware\n"
+assert anchor in s, "MAINTAINERS: no CAN entry"
+if entry not in s:
+    s = s.replace(anchor, entry + anchor, 1)
+open(path, "w").write(s)
+PY
+    fi
+    git -C "$tree" add -A
+    git -C "$tree" commit -q -s -F - <<<"$msg"
+}
+
+commit wifi "hw/net/wifi: a simulated 802.11 medium and a virtual access point
+
+-object wifi-medium is a radio medium for emulated Wi-Fi devices, in the
+manner of net/can's can-bus: radios attach as clients and a transmission
+reaches every other radio tuned to the channel, with a received signal
+from transmit power and distance.  wifi_medium_transmit() is the one send
+call; with airtime=on frames take 802.11b/g time (DIFS, backoff, SIFS +
+ACK), simultaneous starts collide and unicast frames are retried.  A
+netdev joins the media of several QEMU processes; pcap=FILE records the
+air with radiotap headers.
+
+-device wifi-ap is an access point on a medium bridged to a netdev:
+beacons, probe/authentication/association, a station table that ages out
+as hostapd's does, and WPA2-PSK (4-way handshake, CCMP) with the frame
+protection in crypto.c (QEMU's AES, GLib's HMAC).
+
+include/hw/net/wifi/ieee80211.h is the 802.11 vocabulary the medium, the
+access point and devices share."
+
+commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 802.11n PCIe card
+
+The BCM4331 (PCI 14e4:4331) as Linux's bcma and b43 drivers see it: a
+Broadcom AMBA backplane behind BAR0 (EROM, ChipCommon with PMU and SPROM,
+the PCIe core, agents), the 802.11 MAC core rev 29 with shared memory,
+TSF and templates, its 64-bit (or 32-bit) DMA engines with the chip's
+RXSTATUS erratum (property rx-cd-erratum), the HT-PHY with its BCM2059
+radio, and a high-level emulation of the microcode b43 talks to through
+shared memory: upload, PSM start, beacons, the data path with the key
+table's hardware encryption.  The card is a client of the wifi-medium."
+
+commit qtest "tests/qtest: bcm4331 and wifi-medium qtests
+
+The backplane and PCI function, the MAC core and firmware handshake, the
+DMA engines and data path on a medium (hostile descriptors and frames
+included), the crypto, the access point, robustness against a hostile
+guest and peers, system_reset under DMA and device_del under traffic."
+
+commit fuzz "tests/qtest/fuzz: generic-fuzz configurations for bcm4331, a peer-side target
+
+Five generic-fuzz configurations (the card alone; with a medium and an
+access point; airtime with WPA2; 32-bit DMA; two cards on one air) and
+bcm4331-peer(-wpa2), whose input is what another process sends on the
+medium's netdev, interleaved with the card's own transmissions, its mode
+and its hardware keys."
+
+commit docs "docs/system: bcm4331, wifi-medium and wifi-ap; MAINTAINERS
+
+How to use the card, the medium and the access point, their properties,
+limits and debugging; a MAINTAINERS entry for the new files."
+
+n=$(git -C "$tree" rev-list --count "$base"..HEAD)
+git -C "$tree" format-patch -q --cover-letter -o "$series" "$base"..HEAD
+/usr/bin/python3 - "$series"/0000-cover-letter.patch "$n" "$ver" <<'PY'
+import sys
+path, n, ver = sys.argv[1:]
+s = open(path).read()
+s = s.replace("*** SUBJECT HERE ***",
+              "Broadcom BCM4331 Wi-Fi, a simulated 802.11 medium and access point")
+s = s.replace("*** BLURB HERE ***", """\
+This series adds an emulated Wi-Fi card that the unmodified Linux bcma +
+b43 + mac80211 stack drives, and the pieces it needs: a simulated radio
+medium (-object wifi-medium, after net/can) that also joins several QEMU
+processes, and a virtual access point (-device wifi-ap) bridged to any
+netdev, with WPA2-PSK.
+
+Guests with Debian's 6.1 and 6.12 kernels scan, associate (open, WEP,
+TKIP, WPA2 with the card's hardware crypto), get an address by DHCP from
+user networking, run hostapd, IBSS and monitor mode.  The b43 firmware is
+emulated at a high level; stub firmware files in b43's format are
+generated by a script kept out of this series.
+
+Against QEMU %s.  Each patch builds on its own.""" % ver)
+open(path, "w").write(s)
+PY
+echo "patches: $n patches in $series"
+
+rc=0
+for p in "$series"/0*.patch; do
+    case $p in */0000-cover-letter.patch) continue ;; esac
+    if ! perl "$tree/scripts/checkpatch.pl" -q "$p" >"$p.checkpatch" 2>&1; then
+        echo "patches: checkpatch: $(basename "$p"): see $p.checkpatch"
+        rc=1
+    else
+        echo "patches: checkpatch: $(basename "$p"): clean"
+        rm -f "$p.checkpatch"
+    fi
+done
+[ -z "$check" ] && exit $rc
+
+# --check: configure once, build after every patch (ccache keeps it short)
+bdir=$out/build
+rm -rf "$bdir"
+mkdir -p "$bdir"
+git -C "$tree" checkout -q "$base"
+(cd "$bdir" && "$tree/configure" --target-list=x86_64-softmmu \
+    --without-default-features --enable-tcg --enable-slirp --enable-pixman \
+    --enable-fdt=system --disable-docs --disable-download \
+    --disable-install-blobs >configure.log 2>&1) ||
+    { tail -n 30 "$bdir/configure.log"; exit 1; }
+for c in $(git -C "$tree" rev-list --reverse "$base"..HEAD); do
+    git -C "$tree" checkout -q "$c"
+    subj=$(git -C "$tree" log -1 --format=%s "$c")
+    if ninja -C "$bdir" qemu-system-x86_64 >"$bdir/ninja-${c:0:8}.log" 2>&1; then
+        echo "patches: builds: $subj"
+    else
+        echo "patches: DOES NOT BUILD: $subj ($bdir/ninja-${c:0:8}.log)"
+        rc=1
+    fi
+done
+qts=$(cd "$tree/tests/qtest" && ls bcm4331*-test.c | sed 's/\.c$//')
+for t in $qts; do
+    if ! ninja -C "$bdir" "tests/qtest/$t" >>"$bdir/ninja-qtests.log" 2>&1; then
+        echo "patches: qtest $t does not build"
+        rc=1
+        continue
+    fi
+    if (cd "$bdir" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+            "tests/qtest/$t" >"$bdir/$t.log" 2>&1); then
+        echo "patches: qtest $t: OK"
+    else
+        echo "patches: qtest $t: FAILED ($bdir/$t.log)"
+        rc=1
+    fi
+done
+exit $rc
