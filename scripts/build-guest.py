@@ -248,9 +248,14 @@ def main():
         print("build-guest: %s guest up to date (%s)" % (args.kernel, kpkg))
         return
 
-    print("build-guest: building the %s guest (%s)" % (args.kernel, kpkg))
+    print("build-guest: building the %s guest (%s), about a minute" %
+          (args.kernel, kpkg), flush=True)
+    print("build-guest: [1/3] Debian packages (%d, cached in %s)" %
+          (len(pkgs) + 1, cache), flush=True)
     download(pkgs, cache)
     download([kpkg], os.path.join(cache, "kernel"), KERNELS[args.kernel][1])
+    print("build-guest: [2/3] user space and the kernel's modules",
+          flush=True)
 
     work = os.path.join(out, "work")
     shutil.rmtree(work, ignore_errors=True)
@@ -327,6 +332,7 @@ def main():
         shutil.copy2(f, fwdst)
 
     # --- pack ---
+    print("build-guest: [3/3] the initrd", flush=True)
     os.makedirs(out, exist_ok=True)
     shutil.copy2(os.path.join(kroot, "boot", "vmlinuz-" + kver),
                  os.path.join(out, "vmlinuz"))
