@@ -451,6 +451,26 @@ static inline void medium_set(Air *a, const char *prop, uint64_t v)
     qobject_unref(r);
 }
 
-/* the TX status word 0 if one is there (no TX_OK: 0) */
+/*
+ * Engine 1 of @c stopped on a DMA error (@reason in DMA_REASON, @code in
+ * TXERROR); reset it the way b43 does and set its ring up again.
+ */
+static inline void expect_tx_error(Air *a, Card *c, uint32_t reason,
+                                   unsigned code)
+{
+    g_assert_true(wait_reason(c, 0x8000));
+    g_assert_cmphex(rl(c, D11 + D11_DMA_REASON(1)) & 0xdc00, ==, reason);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) >> 28,
+                    ==, 3); /* STOP */
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXERROR) >> 28,
+                    ==, code);
+    /* b43's reset path: disable, state DISABLED, re-setup */
+    wl(c, D11 + D11_DMA_REASON(1), 0xdc00);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) >> 28,
+                    ==, 0);
+    set_ring(c, 1, false, c->txring);
+    c->txslot = 0;
+}
 
 #endif

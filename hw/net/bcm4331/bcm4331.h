@@ -297,6 +297,8 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
                        uint32_t val);
 uint32_t d11_dma_status(Bcm4331State *s, uint32_t off);
 void d11_dma_kick(Bcm4331State *s);
+bool d11_dma_tx_posted(Bcm4331State *s, unsigned engine);
+void d11_dma_fetch_now(Bcm4331State *s);
 void d11_dma_hold(Bcm4331State *s);
 void d11_dma_release(Bcm4331State *s);
 bool d11_dma_rx_enabled(Bcm4331State *s);

@@ -311,11 +311,40 @@ static void d11_tx_bh(void *opaque)
     d11_dma_release(s);
 }
 
+/* has the driver posted frames engine @n has not fetched yet? */
+bool d11_dma_tx_posted(Bcm4331State *s, unsigned n)
+{
+    return s->mac.tx_cd[n] !=
+           (*dma_reg(s, n, D11_DMA64_TXINDEX) & dma_ring_mask(s));
+}
+
 void d11_dma_kick(Bcm4331State *s)
 {
     if (s->tx_bh) {
         qemu_bh_schedule(s->tx_bh);
     }
+}
+
+/*
+ * Run the engines now, from a timer (the end of an exchange on the air
+ * frees room in the TX FIFO): the hardware fetches the next frame at
+ * once, and a bottom half would run only after the virtual clock has moved
+ * on (a qtest's clock step, icount: the engine would fall idle for the
+ * rest of the step).  With the device's reentrancy guard engaged, as in
+ * its MMIO handlers and guarded bottom half, so that a descriptor pointing
+ * into BAR0 ends in a DMA error instead of re-entering the device.
+ */
+void d11_dma_fetch_now(Bcm4331State *s)
+{
+    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
+
+    if (g->engaged_in_io) {
+        d11_dma_kick(s);
+        return;
+    }
+    g->engaged_in_io = true;
+    d11_tx_bh(s);
+    g->engaged_in_io = false;
 }
 
 /* ------------------------------------------------------------------ */

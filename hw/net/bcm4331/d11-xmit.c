@@ -394,7 +394,7 @@ static void d11_air_tx_done(WifiMediumClient *c, bool acked,
         d11_txstat_report(s, p->cookie, attempts, p->want_ack && acked,
                           p->seq);
     }
-    d11_dma_kick(s);            /* room in the FIFO again */
+    d11_dma_fetch_now(s);       /* room in the FIFO again */
 }
 
 /* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */

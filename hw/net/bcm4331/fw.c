@@ -251,15 +251,14 @@ static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
      * TIMBPOS comes from the guest: it must point past PLCP, MAC header
      * and fixed fields, and the element must fit in the template.
      */
-    if (timpos >= 6 + 24 + 12 && timpos + 4 < len && tpl[timpos] == 5 &&
+    if (timpos >= 6 + IEEE80211_HDR_LEN + 12 && timpos + 4 < len &&
+        tpl[timpos] == IEEE80211_EID_TIM &&
         tpl[timpos + 1] >= 4) {
         uint8_t *tim = frame + timpos - 6;
-        uint32_t e4 = D11_DMA_BASE + 0x40 * FW_ENGINE_AFTER_DTIM;
 
         tim[2] = s->fw.dtim_count;
         dtim = s->fw.dtim_count == 0;
-        if (dtim && s->mac.tx_cd[FW_ENGINE_AFTER_DTIM] !=
-            (m->regs[(e4 + D11_DMA64_TXINDEX) >> 2] & D11_DMA64_CD_MASK)) {
+        if (dtim && d11_dma_tx_posted(s, FW_ENGINE_AFTER_DTIM)) {
             tim[4] |= 1;        /* group frames follow */
         }
         s->fw.dtim_count = s->fw.dtim_count ? s->fw.dtim_count - 1

@@ -1,0 +1,593 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 on a -object wifi-medium: the wifi-medium: airtime, the TX FIFO (and its migration), collisions,
+ * ACK frames, bad FCS, hostile peers on the netdev, retransmission to
+ * other processes.
+ * Structure after tests/qtest/xlnx-can-test.c.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "bcm4331-qtest.h"
+#include "bcm4331-air.h"
+
+static void test_hostile_peer(void)
+{
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    QDict *r;
+    size_t n;
+    int fd;
+
+    /* the medium of this test has the netdev: a different command line */
+    fd = peer_open(&a, &peer, NULL);
+
+    /* garbage, wrong version, truncated, inconsistent, oversized */
+    for (int i = 0; i < 64; i++) {
+        buf[i] = i * 37;
+    }
+    buf[12] = 0x88;
+    buf[13] = 0xb5;
+    peer_send(fd, buf, 64);
+    n = air_frame(buf, A->mac, 100, 2);
+    peer_send(fd, buf, n);
+    n = air_frame(buf, A->mac, 100, 1);
+    peer_send(fd, buf, n - 1);
+    stw_be_p(buf + 14 + 44, 3000);
+    peer_send(fd, buf, n);
+    n = air_frame(buf, A->mac, 2352, 1);
+    stw_be_p(buf + 14 + 44, 4000);
+    peer_send(fd, buf, n);
+    /* another EtherType: not ours, not an error */
+    buf[13] = 0x00;
+    peer_send(fd, buf, 100);
+    /* finally a good frame for the card */
+    n = air_frame(buf, A->mac, 200, 1);
+    peer_send(fd, buf, n);
+
+    g_assert_true(wait_reason(A, 0x8000));
+    g_assert_cmphex(
+        rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
+    r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': "
+                  "{ 'path': '/objects/air0', 'property': 'rx-rejected' } }");
+    g_assert_cmpint(qdict_get_int(r, "return"), ==, 5);
+    qobject_unref(r);
+    /* unicast to the peer's station is now acknowledged */
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    peer_close(&a, &peer);
+}
+
+/* ---- airtime, collisions, ACK frames, bad FCS --------------------------- */
+
+static uint32_t txstat(Card *c)
+{
+    if (!(rl(c, D11 + A_D11_GEN_IRQ_REASON) & 0x20000000)) {
+        return 0;
+    }
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    return rl(c, D11 + A_D11_XMITSTAT_0);
+}
+
+static uint32_t rx_cd(Card *c)
+{
+    return rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+}
+
+static const uint8_t nobody[6] = { 2, 9, 9, 9, 9, 9 };
+static const uint8_t group[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+/* airtime on: a frame and its ACK take their 802.11g time, no less */
+static void test_airtime(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[1500];
+    size_t len;
+    uint32_t st;
+
+    air_opts = ",airtime=on";
+    air_open(&a, 2, NULL, false);
+    air_opts = NULL;
+    /*
+     * 1000-byte body: 1028 bytes with header and FCS at 54 Mb/s = 182 us,
+     * after DIFS 28 + 0..15 slots of 9 us: B has it, A its status, between
+     * 210 and 345 us (the channel stays busy for SIFS + ACK after that).
+     */
+    len = frame(f, B->mac, A->mac, 1000);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_cmphex(txstat(A), ==, 0);
+    qtest_clock_step(a.qts, 209 * 1000);
+    g_assert_cmphex(txstat(A), ==, 0);                  /* still on air */
+    g_assert_cmphex(rx_cd(B), ==, 0);
+    qtest_clock_step(a.qts, 136 * 1000);
+    st = txstat(A);
+    g_assert_cmphex(st & 3, ==, 3);                     /* acked */
+    g_assert_cmphex((st >> 12) & 0xf, ==, 1);
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
+
+    /*
+     * Nobody answers: 4 attempts (long retry limit), each with its ACK
+     * timeout, backoff doubling: 31, 63, 127 slots after the first.
+     */
+    len = frame(f, nobody, A->mac, 100);
+    post(&a, A, f, len, true, 0xc, true);
+    qtest_clock_step(a.qts, 100 * 1000);
+    g_assert_cmphex(txstat(A), ==, 0);
+    qtest_clock_step(a.qts, 5000 * 1000);
+    st = txstat(A);
+    g_assert_cmphex(st & 3, ==, 1);                     /* not acked */
+    g_assert_cmphex((st >> 12) & 0xf, ==, 4);
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
+    air_close(&a, 2);
+}
+
+static uint32_t tx_cd(Card *c)
+{
+    return rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff;
+}
+
+/*
+ * airtime on: the engine fetches frames into the TX FIFO (32 frames) as
+ * they are posted, CD moving on at once as the hardware's does; the TX
+ * status of each comes when its exchange on the air ends, in order.
+ * (Before, CD stayed on the frame on the air: b43, which fills all 256
+ * slots of a ring, could then put TXINDEX back on CD, and an engine that
+ * far behind sees an empty ring: the TX stall of issue 6.)  Frames of an
+ * engine that is disabled meanwhile report nothing.
+ */
+static void test_tx_fifo(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint16_t cookie[40];
+    uint64_t bar;
+    uint8_t f[1100];
+    size_t len;
+    uint32_t st;
+    int n = 0;
+
+    air_opts = ",airtime=on";
+    air_open(&a, 2, NULL, false);
+    air_opts = NULL;
+    len = frame(f, B->mac, A->mac, 1000);
+    for (int i = 0; i < 40; i++) {
+        cookie[i] = post(&a, A, f, len, true, 0xc, true);
+    }
+    /* no virtual time has passed: 32 fetched, nothing reported */
+    g_assert_cmphex(tx_cd(A), ==, 32 * 32);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(rx_cd(B), ==, 0);
+    /* the first exchange is over by 345 us, the second not (test_airtime) */
+    qtest_clock_step(a.qts, 345 * 1000);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(st >> 16, ==, cookie[0]);
+    g_assert_cmphex(st & 3, ==, 3);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(tx_cd(A), ==, 33 * 32);     /* room for one more */
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    /* the rest, in order, every one acknowledged */
+    qtest_clock_step(a.qts, 40 * 400 * 1000);
+    for (n = 1; (st = rl(A, D11 + A_D11_XMITSTAT_0)) & 1; n++) {
+        g_assert_cmpint(n, <, 40);
+        g_assert_cmphex(st >> 16, ==, cookie[n]);
+        g_assert_cmphex(st & 3, ==, 3);
+    }
+    g_assert_cmpint(n, ==, 40);
+    g_assert_cmphex(tx_cd(A), ==, 40 * 32);
+    g_assert_cmphex(rx_cd(B), ==, 40 * 0x10);
+
+    /*
+     * A frame fetched when an exchange ends (a timer, not an MMIO write)
+     * whose buffer is the card's own BAR0: the reentrancy guard holds
+     * there too, a data error.  Its engine is then reset with 31 frames
+     * in the FIFO: they go out, but report nothing.
+     */
+    for (int i = 0; i < 32; i++) {
+        post(&a, A, f, len, true, 0xc, true);
+    }
+    g_assert_cmphex(tx_cd(A), ==, 72 * 32);
+    bar = qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0) & ~0xfull;
+    bar |= (uint64_t)qpci_config_readl(A->dev, PCI_BASE_ADDRESS_1) << 32;
+    desc(&a, A->txring + 16 * A->txslot, D11_DESC_CTL0_SOF, D11_TXH_LEN, bar);
+    desc(&a, A->txring + 16 * (A->txslot + 1), D11_DESC_CTL0_EOF, len,
+         bar + 0x100);
+    A->txslot += 2;
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
+    g_assert_cmphex(tx_cd(A), ==, 72 * 32);             /* FIFO full */
+    qtest_clock_step(a.qts, 345 * 1000);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 1);
+    expect_tx_error(&a, A, 0x800, 3);
+
+    /* frames in the FIFO of an engine that is reset: no status */
+    for (int i = 0; i < 3; i++) {
+        post(&a, A, f, len, true, 0xc, true);
+    }
+    /* the 31 frames of before the reset still take FIFO room: one fits */
+    g_assert_cmphex(tx_cd(A), ==, 1 * 32);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    set_ring(A, 1, false, A->txring);
+    A->txslot = 0;
+    cookie[0] = post(&a, A, f, len, true, 0xc, true);
+    qtest_clock_step(a.qts, 40 * 400 * 1000);
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(st >> 16, ==, cookie[0]);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(tx_cd(A), ==, 32);
+    air_close(&a, 2);
+}
+
+/*
+ * Migration with frames in the TX FIFO (airtime on): they were queued on
+ * the source's air, which does not move; the destination reports them
+ * sent once and not acknowledged, in order, and nothing else.
+ */
+static void test_tx_fifo_migration(void)
+{
+    g_autofree char *file = g_strdup_printf("%s/bcm4331-fifo-mig-%d",
+                                            g_get_tmp_dir(), getpid());
+    g_autofree char *uri_out = g_strdup_printf("exec:cat > %s", file);
+    g_autofree char *uri_in = g_strdup_printf("exec:cat %s", file);
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint16_t cookie[3];
+    uint8_t f[200];
+    GString *cmd;
+    QTestState *d;
+    QPCIBus *bus;
+    Card D;
+    QDict *r;
+    uint32_t st;
+
+    air_opts = ",airtime=on";
+    air_machine = "-M q35 -m 256M";
+    air_open(&a, 2, NULL, false);
+    for (int i = 0; i < 3; i++) {
+        cookie[i] = post(&a, A, f, frame(f, B->mac, A->mac, 100), true,
+                         0xc, true);
+    }
+    g_assert_cmphex(tx_cd(A), ==, 3 * 32);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    r = qtest_qmp(a.qts, "{ 'execute': 'migrate', 'arguments': "
+                  "{ 'uri': %s } }", uri_out);
+    qobject_unref(r);
+    bcm4331_wait_migration(a.qts);
+
+    air_machine = "-M q35 -m 256M -incoming defer";
+    cmd = air_cmdline(2, NULL);
+    air_opts = NULL;
+    air_machine = "-M q35 -m 5G";
+    d = qtest_init(cmd->str);
+    g_string_free(cmd, true);
+    r = qtest_qmp(d, "{ 'execute': 'migrate-incoming', 'arguments': "
+                  "{ 'uri': %s } }", uri_in);
+    qobject_unref(r);
+    bcm4331_wait_migration(d);
+    bus = qpci_new_pc(d, NULL);
+    D.dev = qpci_device_find(bus, QPCI_DEVFN(4, 0));
+    D.bar0 = A->bar0;               /* config space migrated */
+    g_assert_cmphex(tx_cd(&D), ==, 3 * 32);
+    for (int i = 0; i < 3; i++) {
+        st = rl(&D, D11 + A_D11_XMITSTAT_0);
+        g_assert_cmphex(st >> 16, ==, cookie[i]);
+        g_assert_cmphex(st & 3, ==, 1);                 /* not acked */
+        g_assert_cmphex((st >> 12) & 0xf, ==, 1);
+    }
+    qtest_clock_step(d, 10 * 1000 * 1000);
+    g_assert_cmphex(rl(&D, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_free(D.dev);
+    qpci_free_pc(bus);
+    qtest_quit(d);
+    air_close(&a, 2);
+    unlink(file);
+}
+
+/*
+ * airtime on: A and B start in the same slot (same backoff): both frames
+ * are lost, both senders retry with a doubled window and get through.
+ * The backoff comes from the medium's seeded pseudo-random numbers: try
+ * seeds until the two draws are equal (deterministic for a given seed).
+ */
+static void test_collision(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[200], g[200];
+    size_t len;
+    uint32_t sa, sb;
+    uint64_t seed;
+    uint32_t cda = 0, cdb = 0;
+
+    air_opts = ",airtime=on";
+    air_open(&a, 2, NULL, false);
+    air_opts = NULL;
+    for (seed = 1; seed < 120; seed++) {
+        medium_set(&a, "seed", seed);
+        len = frame(f, B->mac, A->mac, 100);
+        frame(g, A->mac, B->mac, 100);
+        post(&a, A, f, len, true, 0xc, true);
+        post(&a, B, g, len, true, 0xc, true);
+        qtest_clock_step(a.qts, 20000 * 1000);
+        sa = txstat(A);
+        sb = txstat(B);
+        g_assert_cmphex(sa & 3, ==, 3);
+        g_assert_cmphex(sb & 3, ==, 3);
+        cda = (cda + 0x10) & 0xfff;
+        cdb = (cdb + 0x10) & 0xfff;
+        g_assert_cmphex(rx_cd(A), ==, cda);             /* exactly once */
+        g_assert_cmphex(rx_cd(B), ==, cdb);
+        if (medium_get(&a, "collisions")) {
+            break;
+        }
+        g_assert_cmphex((sa >> 12) & 0xf, ==, 1);
+        g_assert_cmphex((sb >> 12) & 0xf, ==, 1);
+    }
+    g_assert_cmpuint(medium_get(&a, "collisions"), >=, 1);
+    /* both lost the first attempt, both retried */
+    g_assert_cmpuint((sa >> 12) & 0xf, >=, 2);
+    g_assert_cmpuint((sb >> 12) & 0xf, >=, 2);
+    air_close(&a, 2);
+}
+
+/* a third card in monitor mode: MACCTL KEEP_CTL + BEACPROMISC (+ KEEP_BAD) */
+static void monitor(Card *c, bool bad)
+{
+    wl(c, D11 + A_D11_MACCTL, rl(c, D11 + A_D11_MACCTL) | 0x00500000 |
+       (bad ? 0x00800000 : 0));
+}
+
+/* ACK frames on the air: the monitor and the pcap see them */
+static void test_ack_frames(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("bcm4331-ack-XXXXXX", NULL);
+    g_autofree char *pcap = g_strdup_printf("%s/air.pcap", dir);
+    g_autofree char *opts = g_strdup_printf(",pcap=%s", pcap);
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    uint8_t f[200], rx[128];
+    g_autofree gchar *pc = NULL;
+    gsize pclen;
+    size_t len;
+    bool ack_seen = false;
+
+    air_opts = opts;
+    air_open(&a, 3, NULL, false);
+    air_opts = NULL;
+    monitor(M, false);
+    len = frame(f, B->mac, A->mac, 100);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    /* the monitor: the data frame, then the ACK (FC 0xd4, RA = A) */
+    g_assert_true(wait_reason(M, 0x8000));
+    for (int i = 0; i < 200 && rx_cd(M) < 0x20; i++) {
+        rl(M, D11 + A_D11_GEN_IRQ_REASON);
+    }
+    g_assert_cmphex(rx_cd(M), ==, 0x20);
+    qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 64, f, 64);
+    qtest_memread(a.qts, M->rxbuf + 2400, rx, sizeof(rx));
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + 10 + 4);
+    g_assert_cmphex(rx[D11_RX_FW598_FO + 6], ==, 0xd4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 4, 6, A->mac, 6);
+    g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0x9);          /* 24 Mb/s */
+    /* A (no KEEP_CTL) and B: no control frames, B only the data */
+    g_assert_cmphex(rx_cd(A), ==, 0);
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    /* A broadcast is not acknowledged */
+    len = frame(f, group, A->mac, 10);
+    post(&a, A, f, len, false, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
+    /* the pcap holds an ACK record: radiotap (15) + 10 + FCS */
+    g_assert_true(g_file_get_contents(pcap, &pc, &pclen, NULL));
+    for (gsize o = 24; o + 16 <= pclen; o += 16 + ldl_le_p(pc + o + 8)) {
+        uint32_t cl = ldl_le_p(pc + o + 8);
+
+        g_assert_cmpuint(o + 16 + cl, <=, pclen);
+        if (cl == 15 + 14 && (uint8_t)pc[o + 16 + 15] == 0xd4) {
+            g_assert_cmpmem(pc + o + 16 + 15 + 4, 6, A->mac, 6);
+            ack_seen = true;
+        }
+    }
+    g_assert_true(ack_seen);
+    air_close(&a, 3);
+    unlink(pcap);
+    rmdir(dir);
+}
+
+/*
+ * fcs-error-rate=1000: every frame is corrupted.  Normal receivers drop it
+ * (nobody acks: retried to the limit); a monitor with KEEP_BAD gets it with
+ * mac_status FCSERR and a wrong FCS; without KEEP_BAD it gets nothing.
+ */
+static void test_bad_fcs(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    uint8_t f[200], rx[256];
+    size_t len;
+    uint32_t st;
+
+    air_open(&a, 3, NULL, false);
+    medium_set(&a, "fcs-error-rate", 1000);
+    monitor(M, true);
+    len = frame(f, B->mac, A->mac, 100);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(st & 3, ==, 1);                     /* not acked */
+    g_assert_cmphex((st >> 12) & 0xf, ==, 4);
+    g_assert_true(wait_reason(M, 0x8000));
+    for (int i = 0; i < 200 && rx_cd(M) < 0x40; i++) {
+        rl(M, D11 + A_D11_GEN_IRQ_REASON);
+    }
+    g_assert_cmphex(rx_cd(M), ==, 0x40);                /* 4 attempts */
+    g_assert_cmphex(rx_cd(B), ==, 0);
+    qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
+    g_assert_cmphex(ldl_le_p(rx + 0x10) & 1, ==, 1);    /* FCSERR */
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
+    g_assert_cmphex((uint32_t)ldl_le_p(rx + D11_RX_FW598_FO + 6 + len), ==,
+                    ~fcs32(f, len));
+    g_assert_cmpuint(medium_get(&a, "fcs-errors"), ==, 4);
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
+
+    /* the monitor no longer asks: nothing more */
+    wl(M, D11 + A_D11_MACCTL, rl(M, D11 + A_D11_MACCTL) & ~0x00800000);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(rx_cd(M), ==, 0x40);
+
+    /* a clean air: acknowledged at once, the FCS is right again */
+    medium_set(&a, "fcs-error-rate", 0);
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    air_close(&a, 3);
+}
+
+/*
+ * airtime on: a peer's frame takes the channel for the airtime we compute
+ * from its length and rate, not for the airtime it claims; a flood of
+ * frames is bounded; an unknown flag is still rejected.  (Its virtual
+ * time, 0 here, only sets the peer's clock offset.)
+ */
+static void test_hostile_peer_airtime(void)
+{
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    size_t n;
+    uint32_t st;
+    int fd;
+
+    fd = peer_open(&a, &peer, ",airtime=on");
+
+    n = air_frame(buf, A->mac, 200, 1);
+    buf[14 + 1] = 0x09;                     /* OFDM + an unknown flag */
+    peer_send(fd, buf, n);
+    /* 1000 frames claiming to last 4000 s each */
+    n = air_frame(buf, A->mac, 200, 1);
+    stl_be_p(buf + 14 + 20, 0xffffffff);
+    for (int i = 0; i < 1000; i++) {
+        peer_send(fd, buf, n);
+    }
+    /* the link is read in the main loop: let it catch up */
+    for (int i = 0; i < 50; i++) {
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);
+        qtest_clock_step(a.qts, 1);
+    }
+    g_assert_cmpuint(medium_get(&a, "rx-rejected"), ==, 1);
+    /*
+     * 228 bytes at 54 Mb/s: 54 us on the air each (at most 256 at once,
+     * the rest dropped): A has them within a millisecond, and the channel
+     * is free again.
+     */
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
+    qtest_clock_step(a.qts, 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "acks"), ==, 256);  /* A acked each */
+    /* A's frame to the peer's station (learnt from its frames) is acked */
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    qtest_clock_step(a.qts, 1000 * 1000);
+    st = txstat(A);
+    g_assert_cmphex(st & 3, ==, 3);
+    peer_close(&a, &peer);
+}
+
+/* the next data frame (not an ACK) the medium sends to the peer */
+static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
+{
+    for (int i = 0; i < 100; i++) {
+        size_t n = peer_recv(fd, buf, size);
+
+        if (n > 14 + 48 + 10 && buf[14 + 48] == 0x08) {
+            return n;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * A unicast frame to a station in another process counts as acknowledged
+ * at once, and is sent again (retry bit, new air sequence) until that
+ * process's ACK names it; then no more.
+ */
+static void test_remote_arq(void)
+{
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    g_autofree uint8_t *out = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    uint16_t seq1, seq2;
+    size_t n;
+    int fd;
+
+    fd = peer_open(&a, &peer, NULL);
+    peer_heard(fd, A);
+
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);   /* acked */
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq1 = lduw_be_p(out + 14 + 46);
+    g_assert_cmphex(seq1, !=, 0);
+    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+
+    /* no ACK from the peer: 40 ms later it comes again, as a retry */
+    qtest_clock_step(a.qts, 39 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    qtest_clock_step(a.qts, 2 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq2 = lduw_be_p(out + 14 + 46);
+    g_assert_cmphex(seq2, !=, seq1);
+    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0x08);
+    g_assert_cmpmem(out + 14 + 48 + 4, 6, peer_sta, 6);
+
+    /* the peer acknowledges that one: nothing more */
+    air_frame(buf, A->mac, 24, 1);
+    n = 14 + 48 + 10;                       /* FC, duration, RA */
+    stw_be_p(buf + 14 + 44, 10);
+    buf[14 + 48] = 0xd4;
+    buf[14 + 48 + 1] = 0;
+    stw_be_p(buf + 14 + 46, seq2);
+    peer_send(fd, buf, n);
+    for (int i = 0; i < 20; i++) {
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);
+    }
+    qtest_clock_step(a.qts, 100 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    peer_close(&a, &peer);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
+    qtest_add_func("/bcm4331/medium/airtime", test_airtime);
+    qtest_add_func("/bcm4331/medium/tx-fifo", test_tx_fifo);
+    qtest_add_func("/bcm4331/medium/tx-fifo-migration",
+                   test_tx_fifo_migration);
+    qtest_add_func("/bcm4331/medium/collision", test_collision);
+    qtest_add_func("/bcm4331/medium/ack-frames", test_ack_frames);
+    qtest_add_func("/bcm4331/medium/bad-fcs", test_bad_fcs);
+    qtest_add_func("/bcm4331/medium/hostile-peer-airtime",
+                   test_hostile_peer_airtime);
+    qtest_add_func("/bcm4331/medium/remote-arq", test_remote_arq);
+
+    return g_test_run();
+}

@@ -1,0 +1,183 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 on a -object wifi-medium: the virtual AP seen from a hostile station: floods, malformed
+ * management frames and a broken 4-way handshake.
+ * Structure after tests/qtest/xlnx-can-test.c.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "bcm4331-qtest.h"
+#include "bcm4331-air.h"
+
+/* a station sends malformed frames to the virtual AP: it survives */
+static void test_hostile_to_ap(void)
+{
+    static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 1 };
+    static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[64], rx[128];
+    uint32_t cd;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:01";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    /* short auth (header only + 2 bytes) */
+    memset(f, 0, sizeof(f));
+    f[0] = 0xb0;
+    memcpy(f + 4, bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, bssid, 6);
+    post(&a, A, f, 26, true, 0x0a, false);
+    /* probe request whose IE length runs past the frame */
+    f[0] = 0x40;
+    memcpy(f + 4, bcast, 6);
+    f[24] = 0;
+    f[25] = 200;
+    post(&a, A, f, 30, false, 0x0a, false);
+    /* association request without authentication: deauthenticated */
+    f[0] = 0x00;
+    memcpy(f + 4, bssid, 6);
+    post(&a, A, f, 24, true, 0x0a, false);
+    /* data from a stranger: deauthenticated too */
+    f[0] = 0x08;
+    f[1] = 0x01;
+    post(&a, A, f, 40, true, 0xc, true);
+    /* the AP answered with deauthentications (and beacons keep coming) */
+    cd = 0;
+    for (int i = 0; i < 200 && cd < 0x20; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        cd = rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+    }
+    g_assert_cmphex(cd, >=, 0x20);
+    for (uint32_t k = 0, deauth = 0; k < cd / 16; k++) {
+        qtest_memread(a.qts, A->rxbuf + 2400 * k, rx, sizeof(rx));
+        deauth += rx[D11_RX_FW598_FO + 6] == 0xc0;
+        if (k == cd / 16 - 1) {
+            g_assert_cmpuint(deauth, >=, 1);
+        }
+    }
+    air_close(&a, 1);
+}
+
+static bool is_assoc_resp_40(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x10 && len >= 30 && lduw_le_p(f + 26) == 40;
+}
+
+static bool is_assoc_resp_ok(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x10 && len >= 30 && lduw_le_p(f + 26) == 0 &&
+           (lduw_le_p(f + 24) & 0x0010);        /* privacy */
+}
+
+static bool is_eapol_msg1(const uint8_t *f, size_t len)
+{
+    return f[0] == 0x08 && !(f[1] & 0x40) && len >= 24 + 8 + 99 &&
+           lduw_be_p(f + 30) == 0x888e && f[33] == 3 &&
+           lduw_be_p(f + 37) == 0x008a;
+}
+
+static bool is_deauth_4way(const uint8_t *f, size_t len)
+{
+    return f[0] == 0xc0 && len >= 26 && lduw_le_p(f + 24) == 15;
+}
+
+/* a WPA2 AP: RSN required, EAPOL from the air is hostile, 4-way times out */
+static void test_hostile_eapol(void)
+{
+    static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 2 };
+    static const uint8_t rsn[] = {
+        48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
+        1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
+    };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[600];
+    unsigned seen;
+    int k = -1;
+
+    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:02,passphrase=not-the-real-one";
+    air_open(&a, 1, NULL, false);
+    air_more = NULL;
+    memset(f, 0, sizeof(f));
+    memcpy(f + 4, bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, bssid, 6);
+    /* open authentication */
+    f[0] = 0xb0;
+    stw_le_p(f + 26, 1);
+    post(&a, A, f, 30, true, 0x0a, false);
+    /* association without an RSN element: refused, status 40 */
+    f[0] = 0x00;
+    stw_le_p(f + 24, 0x0411);
+    stw_le_p(f + 26, 10);
+    f[28] = 0;
+    f[29] = 4;
+    memcpy(f + 30, "QEMU", 4);
+    post(&a, A, f, 34, true, 0x0a, false);
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        k = rx_find(&a, A, 0, is_assoc_resp_40);
+    }
+    g_assert_cmpint(k, >=, 0);
+    /* with it: associated, and message 1 of the 4-way handshake comes */
+    memcpy(f + 34, rsn, sizeof(rsn));
+    post(&a, A, f, 34 + sizeof(rsn), true, 0x0a, false);
+    k = -1;
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+        k = rx_find(&a, A, 0, is_eapol_msg1);
+    }
+    g_assert_cmpint(k, >=, 0);
+    g_assert_cmpint(rx_find(&a, A, 0, is_assoc_resp_ok), >=, 0);
+    seen = k + 1;
+
+    /* hostile EAPOL-Key and protected frames: all ignored, no crash */
+    f[0] = 0x08;
+    f[1] = 0x01;
+    memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x88\x8e", 8);
+    for (unsigned len = 32; len < sizeof(f); len += 37) {
+        for (unsigned i = 32; i < len; i++) {
+            f[i] = i * 89 + len;
+        }
+        f[33] = 3;                              /* EAPOL-Key */
+        f[36] = 2;                              /* RSN descriptor */
+        stw_be_p(f + 34, len % 3 ? 0xffff : len - 36);  /* body length */
+        stw_be_p(f + 37, 0x010a);               /* message 2 bits */
+        stw_be_p(f + 36 + 93, len % 2 ? 0xfff0 : 0);    /* key data */
+        post(&a, A, f, len, true, 0xc, true);
+        /* a protected frame of the same size: no key yet */
+        f[1] = 0x41;
+        post(&a, A, f, len, true, 0xc, true);
+        f[1] = 0x01;
+        /* a plain data frame: the port is closed */
+        memcpy(f + 30, "\x08\x00", 2);
+        post(&a, A, f, len, true, 0xc, true);
+        memcpy(f + 30, "\x88\x8e", 2);
+    }
+    /* nobody answered: messages retransmitted, then deauthenticated (15) */
+    k = -1;
+    for (int i = 0; i < 100 && k < 0; i++) {
+        qtest_clock_step(a.qts, 100 * 1000 * 1000);
+        k = rx_find(&a, A, seen, is_deauth_4way);
+    }
+    g_assert_cmpint(k, >=, 0);
+    g_assert_cmpint(rx_find(&a, A, seen, is_eapol_msg1), >=, 0);
+    air_close(&a, 1);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/medium/hostile-to-ap", test_hostile_to_ap);
+    qtest_add_func("/bcm4331/medium/hostile-eapol", test_hostile_eapol);
+
+    return g_test_run();
+}

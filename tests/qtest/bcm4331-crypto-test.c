@@ -1,0 +1,268 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the Broadcom BCM4331 on a -object wifi-medium: the hardware key table and frame protection: WEP, TKIP and CCMP keys
+ * installed the way b43 installs them, frames encrypted on TX and
+ * decrypted on RX with the published test vectors.
+ * Structure after tests/qtest/xlnx-can-test.c.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#include "qemu/osdep.h"
+#include "bcm4331-qtest.h"
+#include "bcm4331-air.h"
+
+/* ---- hardware crypto: the key table, TX encryption, RX decryption ---- */
+
+static void shm_w16(Card *c, uint32_t b, uint16_t v)
+{
+    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+}
+
+/* b43's key_write(): algorithm block, then the key at KTP * 2 */
+static void key_write(Card *c, unsigned slot, unsigned alg, const uint8_t *k,
+                      size_t klen)
+{
+    uint8_t key[16] = { 0 };
+
+    memcpy(key, k, klen);
+    shm_w16(c, D11_SHM_SH_KEYIDXBLOCK + 2 * slot, slot << 4 | alg);
+    for (int i = 0; i < 16; i += 2) {
+        shm_w16(c, 0x400 * 2 + slot * 16 + i, key[i] | key[i + 1] << 8);
+    }
+}
+
+/* b43's keymac_write(): RCMTA entry slot - 4, word addressed */
+static void keymac_write(Card *c, unsigned slot, const uint8_t *addr)
+{
+    unsigned e = slot - 4;
+
+    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e));
+    wl(c, D11 + A_D11_SHM_DATA, ldl_le_p(addr));
+    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e + 1));
+    ww(c, D11 + A_D11_SHM_DATA, lduw_le_p(addr + 4));
+}
+
+static void set_own_mac(Card *c, const uint8_t *mac)
+{
+    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
+    for (int k = 0; k < 3; k++) {
+        ww(c, D11 + A_D11_MACFILTER_DATA, mac[2 * k] | (mac[2 * k + 1] << 8));
+    }
+}
+
+/* send @f from A with @mac_ctl, return B's RX buffer (slot *rxs) */
+static uint32_t crypt_xfer(Air *a, const uint8_t *f, size_t len,
+                           uint32_t mac_ctl, unsigned *rxs, uint8_t *rx,
+                           uint32_t *txst)
+{
+    Card *A = &a->c[0], *B = &a->c[1];
+    uint32_t before =
+        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+
+    post_ctl(a, A, f, len, mac_ctl, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    *txst = rl(A, D11 + A_D11_XMITSTAT_0);
+    wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    for (int i = 0;
+         i < 50 && (rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) &
+                    0x1fff) == before;
+         i++) {
+        rl(B, D11 + A_D11_GEN_IRQ_REASON);
+    }
+    if ((rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) ==
+        before) {
+        return 0;                                   /* nothing received */
+    }
+    qtest_memread(a->qts, B->rxbuf + 2400 * *rxs, rx, 2400);
+    (*rxs)++;
+    return ldl_le_p(rx + 0x10) | 0x80000000u;       /* mac_status, + seen */
+}
+
+/* IEEE 802.11-2012 M.6.4 */
+static const uint8_t ccmp_tk[16] = {
+    0xc9, 0x7c, 0x1f, 0x67, 0xce, 0x37, 0x11, 0x85,
+    0x51, 0x4a, 0x8a, 0x19, 0xf2, 0xbd, 0xd5, 0x2f,
+};
+static const uint8_t ccmp_plain[] = {
+    0x08, 0x48, 0xc3, 0x2c, 0x0f, 0xd2, 0xe1, 0x28, 0xa5, 0x7c, 0x50, 0x30,
+    0xf1, 0x84, 0x44, 0x08, 0xab, 0xae, 0xa5, 0xb8, 0xfc, 0xba, 0x80, 0x33,
+    0x0c, 0xe7, 0x00, 0x20, 0x76, 0x97, 0x03, 0xb5,
+    0xf8, 0xba, 0x1a, 0x55, 0xd0, 0x2f, 0x85, 0xae, 0x96, 0x7b, 0xb6, 0x2f,
+    0xb6, 0xcd, 0xa8, 0xeb, 0x7e, 0x78, 0xa0, 0x50,
+};
+static const uint8_t ccmp_air[] = {             /* body, MIC, FCS */
+    0xf3, 0xd0, 0xa2, 0xfe, 0x9a, 0x3d, 0xbf, 0x23, 0x42, 0xa6, 0x43, 0xe4,
+    0x32, 0x46, 0xe8, 0x0c, 0x3c, 0x04, 0xd0, 0x19,
+    0x78, 0x45, 0xce, 0x0b, 0x16, 0xf9, 0x76, 0x23,
+    0x1d, 0x99, 0xf0, 0x66,
+};
+/* IEEE P802.11i/D7.0 I.7.2 (key ID 2), trimmed to its first 16 bytes */
+static const uint8_t wep_key[5] = { 0x30, 0x31, 0x32, 0x33, 0x34 };
+static const uint8_t wep_plain[] = {
+    0x08, 0x48, 0xc3, 0x2c, 0x0f, 0xd2, 0xe1, 0x28, 0xa5, 0x7c, 0x50, 0x30,
+    0xf1, 0x84, 0x44, 0x08, 0xab, 0xae, 0xa5, 0xb8, 0xfc, 0xba, 0x80, 0x33,
+    0xfb, 0x02, 0x9e, 0x80,
+    0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00, 0x45, 0x00, 0x00, 0x4e,
+    0x66, 0x1a, 0x00, 0x00,
+};
+static const uint8_t wep_air_head[] = {         /* RC4 keystream is fixed */
+    0xf6, 0x9c, 0x58, 0x06, 0xbd, 0x6c, 0xe8, 0x46, 0x26, 0xbc, 0xbe, 0xfb,
+    0x94, 0x74, 0x65, 0x0a,
+};
+static void test_crypto(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    static const uint8_t tkip_tk[16] = {
+        0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x56,
+        0x78, 0x90, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12,
+    };
+    static const uint8_t other_key[16] = { 1, 2, 3 };
+    uint8_t f[256], rx[2400];
+    unsigned rxs = 0;
+    uint32_t ms, st;
+    size_t n;
+
+    air_open(&a, 2, NULL, false);
+    /* b43_security_init(): KTP as the firmware reports it */
+    wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
+    g_assert_cmphex(rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);
+
+    /* CCMP, group-addressed vector: A encrypts exactly as M.6.4 says */
+    key_write(A, 1, 3, ccmp_tk, 16);
+    n = sizeof(ccmp_plain);
+    ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,
+                    &st);
+    g_assert_cmphex(st & 0xf001, ==, 0x1001);           /* sent once */
+    g_assert_cmphex(ms, ==, 0x80000000u);               /* B: no key */
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 32, ccmp_plain, 32);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(ccmp_air), ccmp_air,
+                    sizeof(ccmp_air));
+
+    /* B with the group key (key ID 0): decrypted in place, MIC kept */
+    key_write(B, 0, 3, ccmp_tk, 16);
+    ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,
+                    &st);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 0 << 5);
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, ccmp_plain, n);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + n, 12, ccmp_air + 20, 12);
+    /* a wrong key: DEC | DECERR, b43 drops it */
+    key_write(B, 0, 3, other_key, 16);
+    ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,
+                    &st);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | D11_RX_MAC_DECERR);
+    key_write(B, 0, 0, other_key, 0);
+
+    /* WEP-40, key ID 2, static WEP (USEDEFKEYS) */
+    key_write(A, 2, 1, wep_key, 5);
+    n = sizeof(wep_plain);
+    ms = crypt_xfer(&a, wep_plain, n, 0x2 | 1 << 16 | 2 << 20, &rxs, rx,
+                    &st);
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 4 + 4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 28, sizeof(wep_air_head),
+                    wep_air_head, sizeof(wep_air_head));
+    key_write(B, 2, 1, wep_key, 5);
+    shm_w16(B, D11_SHM_SH_HOSTF1, D11_HF_USEDEFKEYS);
+    ms = crypt_xfer(&a, wep_plain, n, 0x2 | 1 << 16 | 2 << 20, &rxs, rx,
+                    &st);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 2 << 5);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, wep_plain, n);
+
+    /* pairwise CCMP A -> B by RCMTA (slot 4 = RCMTA 0), and TKIP */
+    n = frame(f, B->mac, A->mac, 40);
+    f[1] |= 0x40;
+    memmove(f + 32, f + 24, 40);
+    memset(f + 24, 0, 8);
+    f[24] = 7;                                          /* PN 7 */
+    f[27] = 0x20;                                       /* ExtIV */
+    n += 8;
+    key_write(A, 4, 3, ccmp_tk, 16);
+    key_write(B, 7, 3, ccmp_tk, 16);
+    keymac_write(B, 7, A->mac);
+    ms = crypt_xfer(&a, f, n, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
+    g_assert_cmphex(st & 0xf003, ==, 0x1003);           /* acked */
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 7 << 5);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
+    /* a frame from a station B has no key for: passed undecrypted */
+    keymac_write(B, 7, B->mac);
+    ms = crypt_xfer(&a, f, n, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
+    g_assert_cmphex(ms, ==, 0x80000000u);
+    g_assert(memcmp(rx + D11_RX_FW598_FO + 6 + 32, f + 32, 40) != 0);
+    /* TKIP (hwtkip): RC4 with the mixed key, ICV appended */
+    f[24] = 0;
+    f[25] = 0x20;
+    f[26] = 7;
+    key_write(A, 5, 2, tkip_tk, 16);
+    key_write(B, 6, 2, tkip_tk, 16);
+    keymac_write(B, 6, A->mac);
+    ms = crypt_xfer(&a, f, n, 0x3 | 2 << 16 | 5 << 20, &rxs, rx, &st);
+    g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 6 << 5);
+    g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 4 + 4);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
+
+    /* the TKIP vector (M.6.3: TSC 1, MIC in the body) through the card */
+    {
+        static const uint8_t tkip_plain[] = {
+            0x08, 0x42, 0x2c, 0x00, 0x02, 0x03, 0x04, 0x05, 0x06, 0x08,
+            0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x02, 0x03, 0x04, 0x05,
+            0x06, 0x07, 0xd0, 0x02, 0x00, 0x20, 0x01, 0x20, 0x00, 0x00,
+            0x00, 0x00, 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00, 0x08, 0x00,
+            0x45, 0x00, 0x00, 0x54, 0x00, 0x00, 0x40, 0x00, 0x40, 0x01,
+        };
+        static const uint8_t tkip_air_head[] = {
+            0xc0, 0x0e, 0x14, 0xfc, 0xe7, 0xcf, 0xab, 0xc7, 0x75, 0x47,
+            0xe6, 0x66, 0xe5, 0x7c, 0x0d, 0xac, 0x70, 0x4a,
+        };
+
+        set_own_mac(B, tkip_plain + 4);
+        ms = crypt_xfer(&a, tkip_plain, sizeof(tkip_plain),
+                        0x2 | 2 << 16 | 5 << 20, &rxs, rx, &st);
+        g_assert_cmphex(ms, ==, 0x80000000u);           /* B: no key */
+        g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(tkip_air_head),
+                        tkip_air_head, sizeof(tkip_air_head));
+        set_own_mac(B, B->mac);
+    }
+
+    /* hostile key use: bad slot, bad algorithm, bad KTP: nothing sent */
+    for (int k = 0; k < 3; k++) {
+        uint32_t ctl = k == 0 ? 0x3 | 3 << 16 | 60 << 20 :
+                       k == 1 ? 0x3 | 7 << 16 | 4 << 20 :
+                                0x3 | 3 << 16 | 53 << 20;
+
+        if (k == 2) {
+            shm_w16(A, D11_SHM_SH_KTP, 0xfff0);
+        }
+        ms = crypt_xfer(&a, f, n, ctl, &rxs, rx, &st);
+        g_assert_cmphex(ms, ==, 0);
+        g_assert_cmphex(st & 0xf003, ==, 0x0001);       /* not sent */
+    }
+    /* a frame too short for its CCMP header */
+    shm_w16(A, D11_SHM_SH_KTP, 0x400);
+    ms = crypt_xfer(&a, f, 28, 0x3 | 3 << 16 | 4 << 20, &rxs, rx, &st);
+    g_assert_cmphex(ms, ==, 0);
+    g_assert_cmphex(st & 0xf003, ==, 0x0001);
+    /* garbage in the algorithm block of B: the frame passes as is */
+    shm_w16(B, D11_SHM_SH_KEYIDXBLOCK + 2 * 6, 0x6f);
+    ms = crypt_xfer(&a, f, n, 0x3 | 2 << 16 | 5 << 20, &rxs, rx, &st);
+    g_assert_cmphex(ms, ==, 0x80000000u);
+    /* both cards still work */
+    n = frame(f, B->mac, A->mac, 40);
+    ms = crypt_xfer(&a, f, n, 0x3, &rxs, rx, &st);
+    g_assert_cmphex(ms, ==, 0x80000000u);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
+    air_close(&a, 2);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/bcm4331/medium/crypto", test_crypto);
+
+    return g_test_run();
+}
