@@ -1,9 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the Broadcom BCM4331 on a -object wifi-medium: the wifi-medium: airtime, the TX FIFO (and its migration), collisions,
- * ACK frames, bad FCS, hostile peers on the netdev, retransmission to
- * other processes.
+ * QTest for the wifi-medium with BCM4331 cards on it: airtime, the TX
+ * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
+ * on the netdev, retransmission to other processes.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors

@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the Broadcom BCM4331 on a -object wifi-medium: the virtual AP seen from a hostile station: floods, malformed
- * management frames and a broken 4-way handshake.
+ * QTest for the virtual access point (wifi-ap) seen from a hostile
+ * station on the air: floods, malformed management frames and a broken
+ * 4-way handshake.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors

@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the Broadcom BCM4331 on a -object wifi-medium: the hardware key table and frame protection: WEP, TKIP and CCMP keys
- * installed the way b43 installs them, frames encrypted on TX and
- * decrypted on RX with the published test vectors.
+ * QTest for the Broadcom BCM4331's hardware key table and frame
+ * protection: WEP, TKIP and CCMP keys installed the way b43 installs
+ * them, frames encrypted on TX and decrypted on RX with the published
+ * test vectors.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors

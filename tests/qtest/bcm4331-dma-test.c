@@ -1,9 +1,10 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the Broadcom BCM4331 on a -object wifi-medium: the DMA engines: TX and RX through the rings (also above 4 GiB), the
- * RXSTATUS bit-12 erratum, 32-bit engines (dma64=off), a full RX ring,
- * hostile descriptors and frames, driven the way b43 drives them.
+ * QTest for the Broadcom BCM4331's DMA engines on a -object wifi-medium:
+ * TX and RX through the rings (also above 4 GiB), the RXSTATUS bit-12
+ * erratum, 32-bit engines (dma64=off), a full RX ring, hostile
+ * descriptors and frames, driven the way b43 drives them.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
