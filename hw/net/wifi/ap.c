@@ -540,6 +540,9 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
     WifiApSta *sta = NULL;
     bool acked;
 
+    if (!size) {
+        return -1;      /* dropped (0 would stop the netdev's deliveries) */
+    }
     if (size < 14 || size - 14 > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - 8 -
                                  WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
         return size;    /* consumed: nothing to bridge */

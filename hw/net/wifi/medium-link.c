@@ -240,6 +240,16 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
     WifiAirFrame af;
     WifiFrameMeta meta;
 
+    if (!size) {
+        /*
+         * An empty packet (a stream peer can send one): dropped.  Returning
+         * its size, 0, would tell the net layer we cannot receive, and it
+         * would stop delivering anything to the medium.
+         */
+        m->remote_rejected++;
+        trace_wifi_medium_peer_rejected("empty", 0);
+        return -1;
+    }
     st = wifi_air_decode(buf, size, &af);
     if (st == WIFI_AIR_NOT_OURS) {
         return size;            /* other traffic on the netdev: ignore */
