@@ -109,7 +109,35 @@ fuzz*) targets=(qemu-fuzz-x86_64) ;;
                 $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//')) ;;
 esac
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
-if ! ninja -C "$bdir" -j "$jobs" "${targets[@]}" >"$bdir/ninja.log" 2>&1; then
+# Progress without flooding the terminal or a CI log: one line per tenth of
+# the compile ([N/M] as ninja counts it), with the time spent and an
+# estimate of what is left (a full build is ~1600 steps, ~6 min on 2 cores
+# with a warm ccache, longer without).
+progress() {
+    local start=$SECONDS step last=-1 n m pct el
+    while IFS= read -r line; do
+        printf '%s\n' "$line" >>"$bdir/ninja.log"
+        [[ $line =~ ^\[([0-9]+)/([0-9]+)\] ]] || continue
+        n=${BASH_REMATCH[1]} m=${BASH_REMATCH[2]}
+        [ "$m" -ge 50 ] || continue          # a rebuild of a few files
+        step=$((n * 10 / m))
+        [ "$step" -gt "$last" ] || continue
+        last=$step
+        pct=$((n * 100 / m)) el=$((SECONDS - start))
+        if [ "$n" -gt 0 ] && [ "$el" -gt 0 ] && [ "$n" -lt "$m" ]; then
+            printf 'build-qemu: [%d/%d] %3d %%, %d s so far, about %d s left\n' \
+                "$n" "$m" "$pct" "$el" $(( el * (m - n) / n ))
+        else
+            printf 'build-qemu: [%d/%d] %3d %%, %d s\n' "$n" "$m" "$pct" "$el"
+        fi
+    done
+}
+: >"$bdir/ninja.log"
+set +e
+ninja -C "$bdir" -j "$jobs" "${targets[@]}" 2>&1 | progress
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
     grep -v '^\[' "$bdir/ninja.log" | tail -n 60
     exit 1
 fi
