@@ -153,6 +153,13 @@ def seeds():
                       peer(hdr(0x08, CARD, PEER, PEER, 11) + b"z" * 30,
                            0x05 | 0x70) +
                       clock(50000))
+    # a station over there (heard on the netdev): the card's unicast to it
+    # counts as acknowledged and is kept; its ACK never comes: resent with
+    # the retry bit every 40 ms, then given up
+    s["card-arq"] = (peer(hdr(0x08, BCAST, PEER, PEER, 1) + b"h" * 30) +
+                     card(hdr(0x08, PEER, CARD, PEER, 2) + b"u" * 60) +
+                     card(hdr(0x08, PEER, CARD, PEER, 3) + b"v" * 10) +
+                     b"".join(clock(50000) for _ in range(6)))
     # WPA2: associate with the RSN element, then hostile EAPOL-Key frames
     s["peer-eapol"] = (peer(auth(PEER)) + clock(2000) +
                        peer(assoc(PEER, rsn=True)) + clock(5000) +
