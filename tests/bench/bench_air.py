@@ -20,13 +20,12 @@ the absolute numbers depend on the machine; the ratios are what to compare.
 import argparse
 import math
 import os
-import random
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
-from harness import run_guests, Guest  # noqa: E402
+from harness import air_netdev, run_guests, Guest  # noqa: E402
 
 # ---- the airtime model (hw/net/wifi/airtime.c), in microseconds ----------
 
@@ -104,8 +103,7 @@ timeout 200 iperf3 -c 192.168.79.1 -t SECS -f m -R | grep -E 'receiver'
 
 
 def run(name, a_setup, b_setup, dev_args, medium, secs):
-    port = random.randint(20000, 60000)
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
 
     def args(mac):
         if medium is None:

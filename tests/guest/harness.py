@@ -22,6 +22,7 @@ its exit status; see tests/guest/init.
 import argparse
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -264,6 +265,15 @@ class Checks:
 
 # the only driver warning real BCM4331 hardware prints too
 EXPECTED_WARNINGS = ("5 GHz band is unsupported on this PHY",)
+
+
+def air_netdev(netdev_id="l0"):
+    """The -netdev that joins the air of several QEMU processes: UDP
+    multicast on the loopback interface, on a random group port (one air
+    per test run; other tests running beside it pick another)."""
+    port = random.randint(20000, 60000)
+    return "socket,id=%s,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % (
+        netdev_id, port)
 
 
 def driver_noise(dmesg, pattern=r"b43|bcma"):

@@ -19,13 +19,12 @@ other without loss and run iperf3 both ways.  Modes:
 """
 
 import os
-import random
 import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
+from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
                      log_dir, run_guests)
 
 PASS = "bcm4331-secret"
@@ -126,8 +125,7 @@ def tshark(pcap, *args):
 
 def run_mode(mode):
     m = MODES[mode]
-    port = random.randint(20000, 60000)
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
     pcap = os.path.join(log_dir(), "crypto-%s.pcap" % mode)
     subst = dict(ssid=m["ssid"], conf=m["conf"], pw=PASS)
     subst["join"] = m["join"] % subst

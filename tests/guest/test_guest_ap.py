@@ -11,12 +11,11 @@ station's frames.  No b43/bcma error or warning anywhere.
 """
 
 import os
-import random
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
+from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
                      run_guests)
 
 AP = r"""
@@ -78,8 +77,7 @@ check = Checks()
 
 
 def main():
-    port = random.randint(20000, 60000)
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
     guests = [Guest(name, script, timeout=400,
                     qemu_args=["-object", "wifi-medium,id=air0,netdev=l0",
                                "-netdev", mcast, "-device",

@@ -4,11 +4,10 @@
 QEMU process, one air over UDP multicast on 127.0.0.1."""
 
 import os
-import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
+from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
                      run_guests)
 
 SCENARIO = r"""
@@ -27,8 +26,7 @@ check = Checks()
 
 
 def main():
-    port = random.randint(20000, 60000)
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
     guests = [Guest("ibss-%d" % me, SCENARIO.replace("ME", str(me))
                     .replace("PEER", str(3 - me)), timeout=300,
                     qemu_args=["-object", "wifi-medium,id=air0,netdev=l0",

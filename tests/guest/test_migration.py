@@ -19,7 +19,6 @@ the interface's counters after the move are consistent with mac80211's.
 
 import json
 import os
-import random
 import re
 import socket
 import subprocess
@@ -27,7 +26,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, Qmp, driver_noise, kernel_splat,  # noqa
+from harness import (air_netdev, Checks, Guest, Qmp, driver_noise, kernel_splat,  # noqa
                      log_dir, qemu_binary, Result)
 
 JOIN = r"""
@@ -66,11 +65,10 @@ check = Checks()
 
 
 def main():
-    port = random.randint(20000, 60000)
     with socket.socket() as so:             # a free port for the stream
         so.bind(("127.0.0.1", 0))
         mport = so.getsockname()[1]
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
     # "airtime": the air takes real time: frames sit in the card's TX FIFO
     # and on the air's timers when the source stops
     mode = sys.argv[1] if sys.argv[1:] else "plain"

@@ -14,14 +14,13 @@ access point in process 1).
 """
 
 import os
-import random
 import re
 import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
+from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
                      log_dir, qemu_binary)
 
 SCENARIO = r"""
@@ -39,8 +38,7 @@ check = Checks()
 
 
 def main():
-    port = random.randint(20000, 60000)
-    mcast = "socket,id=l0,mcast=230.0.0.1:%d,localaddr=127.0.0.1" % port
+    mcast = air_netdev()
     pcap = os.path.join(log_dir(), "multiprocess.pcap")
     if os.path.exists(pcap):
         os.unlink(pcap)
