@@ -242,15 +242,4 @@ static inline bool ieee80211_rate_is_cck(uint16_t rate_500k)
            rate_500k == IEEE80211_RATE_5M5 || rate_500k == IEEE80211_RATE_11M;
 }
 
-/* an ERP-OFDM (802.11g) rate: 6, 9, 12, 18, 24, 36, 48 or 54 Mb/s */
-static inline bool ieee80211_rate_is_ofdm(uint16_t rate_500k)
-{
-    switch (rate_500k) {
-    case 12: case 18: case 24: case 36: case 48: case 72: case 96: case 108:
-        return true;
-    default:
-        return false;
-    }
-}
-
 #endif
