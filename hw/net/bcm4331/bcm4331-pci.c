@@ -104,12 +104,12 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
     if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN)) {
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN);
 
-        trace_bcm4331_bcma_window("BAR0_WIN", w, bcma_target_name(s, w));
+        trace_bcm4331_bcma_window("BAR0_WIN", w, bcma_target_name(&s->bcma, w));
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN2)) {
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2);
 
-        trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(s, w));
+        trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(&s->bcma, w));
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_IRQMASK)) {
         bcm4331_update_intx(s);
@@ -129,7 +129,6 @@ static uint32_t bcm4331_bar0_to_bp(Bcm4331State *s, hwaddr addr)
 {
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t off = addr & (BCMA_CORE_SIZE - 1);
-    const BcmaCoreInfo *cores = s->bcma.chip->cores;
 
     switch (addr / BCMA_CORE_SIZE) {
     case 0:
@@ -137,9 +136,9 @@ static uint32_t bcm4331_bar0_to_bp(Bcm4331State *s, hwaddr addr)
     case 1:
         return (pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2) & ~0xfffu) | off;
     case 2:
-        return cores[bcma_core_index(s, BCMA_CORE_PCIE)].base | off;
+        return bcma_core_base(&s->bcma, BCMA_CORE_PCIE) | off;
     default:
-        return cores[bcma_core_index(s, BCMA_CORE_CHIPCOMMON)].base | off;
+        return bcma_core_base(&s->bcma, BCMA_CORE_CHIPCOMMON) | off;
     }
 }
 
@@ -154,7 +153,7 @@ static uint64_t bcm4331_bar0_read(void *opaque, hwaddr addr, unsigned size)
                (bcm4331_bar0_read(s, addr + first, size - first) <<
                 (first * 8));
     }
-    return bcma_bp_read(s, bcm4331_bar0_to_bp(s, addr), size);
+    return bcma_bp_read(&s->bcma, bcm4331_bar0_to_bp(s, addr), size);
 }
 
 static void bcm4331_bar0_write(void *opaque, hwaddr addr, uint64_t val,
@@ -169,7 +168,7 @@ static void bcm4331_bar0_write(void *opaque, hwaddr addr, uint64_t val,
         bcm4331_bar0_write(s, addr + first, val >> (first * 8), size - first);
         return;
     }
-    bcma_bp_write(s, bcm4331_bar0_to_bp(s, addr), val, size);
+    bcma_bp_write(&s->bcma, bcm4331_bar0_to_bp(s, addr), val, size);
 }
 
 static const MemoryRegionOps bcm4331_bar0_ops = {
@@ -188,6 +187,28 @@ static const MemoryRegionOps bcm4331_bar0_ops = {
     },
 };
 
+/* the blocks of the 802.11 core and who talks to whom */
+static void bcm4331_pci_init(Object *obj)
+{
+    Bcm4331State *s = BCM4331_PCI(obj);
+
+    s->mac.phy = &s->phy;
+    s->mac.fw = &s->fw;
+    s->mac.dma = &s->dma;
+    s->mac.xmit = &s->xmit;
+    s->dma.pci = PCI_DEVICE(obj);
+    s->dma.mac = &s->mac;
+    s->dma.fw = &s->fw;
+    s->dma.xmit = &s->xmit;
+    s->xmit.mac = &s->mac;
+    s->xmit.dma = &s->dma;
+    s->xmit.fw = &s->fw;
+    s->xmit.phy = &s->phy;
+    s->fw.mac = &s->mac;
+    s->fw.dma = &s->dma;
+    s->fw.xmit = &s->xmit;
+}
+
 static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 {
     Bcm4331State *s = BCM4331_PCI(pd);
@@ -198,9 +219,12 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     int ret;
 
     qemu_macaddr_default_if_unset(&s->macaddr);
-    if (!bcma_realize(s, mac_given, errp)) {
+    s->bcma.dma64 = s->dma.dma64;
+    if (!bcma_realize(&s->bcma, s->sprom_file, s->macaddr.a, mac_given,
+                      errp)) {
         return;
     }
+    bcma_attach_core(&s->bcma, BCMA_CORE_80211, &d11_core_ops, &s->mac);
 
     pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vid);
     pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
@@ -210,7 +234,8 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     qdev_init_gpio_in_named(DEVICE(s), bcm4331_core_irq, "core-irq",
                             BCMA_MAX_CORES);
     s->mac.irq = qdev_get_gpio_in_named(DEVICE(s), "core-irq",
-                                        bcma_core_index(s, BCMA_CORE_80211));
+                                        bcma_core_index(&s->bcma,
+                                                        BCMA_CORE_80211));
 
     memory_region_init_io(&s->bar0, OBJECT(s), &bcm4331_bar0_ops, s,
                           "bcm4331-bar0", BCM4331_BAR0_SIZE);
@@ -241,18 +266,20 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
                  PCI_PM_CTRL_STATE_MASK);
 
-    d11_dma_init(s);
-    d11_xmit_init(s);
-    bcm_fw_init(s);
+    d11_dma_init(&s->dma);
+    d11_xmit_init(&s->xmit, DEVICE(s));
+    bcm_fw_init(&s->fw);
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }
 
 static void bcm4331_pci_exit(PCIDevice *pd)
 {
-    d11_xmit_exit(BCM4331_PCI(pd));
-    d11_dma_exit(BCM4331_PCI(pd));
-    bcm_fw_exit(BCM4331_PCI(pd));
+    Bcm4331State *s = BCM4331_PCI(pd);
+
+    d11_xmit_exit(&s->xmit);
+    d11_dma_exit(&s->dma);
+    bcm_fw_exit(&s->fw);
     msi_uninit(pd);
     pcie_cap_exit(pd);
 }
@@ -260,6 +287,7 @@ static void bcm4331_pci_exit(PCIDevice *pd)
 static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
 {
     PCIDevice *pd = PCI_DEVICE(obj);
+    Bcm4331State *s = BCM4331_PCI(obj);
     uint8_t *c = pd->config;
 
     trace_bcm4331_pci_reset();
@@ -276,46 +304,42 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
     pci_set_long(c + BCMA_PCI_GPIO_OUT, 0);
     pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
     msi_reset(pd);
-    bcma_reset(BCM4331_PCI(obj));
-    d11_reset(BCM4331_PCI(obj));
+    bcma_reset(&s->bcma);
+    d11_reset(&s->mac);
 }
 
 static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
 {
     /* the cores' lines follow their reset state: all low */
-    d11_update_irq(BCM4331_PCI(obj));
+    d11_update_irq(&BCM4331_PCI(obj)->mac);
     pci_irq_deassert(PCI_DEVICE(obj));
 }
 
 static int bcm4331_post_load(void *opaque, int version_id)
 {
-    int ret = d11_xmit_post_load(opaque);
+    Bcm4331State *s = opaque;
 
-    if (ret) {
-        return ret;
-    }
-    d11_update_irq(opaque);         /* the line and INTA#, recomputed */
-    bcm_fw_tbtt_update(opaque);     /* the TBTT timer follows the TSF */
-    d11_dma_kick(opaque);           /* frames posted before the move */
+    d11_xmit_post_load(&s->xmit);   /* statuses of the frames on the air */
+    d11_update_irq(&s->mac);        /* the line and INTA#, recomputed */
+    bcm_fw_tbtt_update(&s->fw);     /* the TBTT timer follows the TSF */
+    d11_dma_kick(&s->dma);          /* frames posted before the move */
     return 0;
 }
 
 static const VMStateDescription vmstate_bcm4331 = {
     .name = "bcm4331",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = bcm4331_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, Bcm4331State),
         VMSTATE_STRUCT(bcma, Bcm4331State, 1, vmstate_bcma, BcmaState),
-        VMSTATE_STRUCT(mac, Bcm4331State, 1, vmstate_d11, D11State),
+        VMSTATE_STRUCT(mac, Bcm4331State, 2, vmstate_d11, D11State),
+        VMSTATE_STRUCT(dma, Bcm4331State, 1, vmstate_d11_dma, D11Dma),
+        VMSTATE_STRUCT(xmit, Bcm4331State, 1, vmstate_d11_xmit, D11Xmit),
         VMSTATE_STRUCT(fw, Bcm4331State, 1, vmstate_bcm_fw, FwState),
         VMSTATE_STRUCT(phy, Bcm4331State, 1, vmstate_bcm_phy, PhyState),
         VMSTATE_END_OF_LIST()
-    },
-    .subsections = (const VMStateDescription * const []) {
-        &vmstate_d11_tx_fifo,
-        NULL
     },
 };
 
@@ -327,13 +351,13 @@ static bool bcm4331_get_rfkill(Object *obj, Error **errp)
 /* the card's hardware radio switch; may be flipped at run time (qom-set) */
 static void bcm4331_set_rfkill(Object *obj, bool value, Error **errp)
 {
-    d11_set_rfkill(BCM4331_PCI(obj), value);
+    d11_set_rfkill(&BCM4331_PCI(obj)->mac, value);
 }
 
 static void bcm4331_get_channel(Object *obj, Visitor *v, const char *name,
                                 void *opaque, Error **errp)
 {
-    uint32_t ch = bcm_phy_channel(BCM4331_PCI(obj));
+    uint32_t ch = bcm_phy_channel(&BCM4331_PCI(obj)->phy);
 
     visit_type_uint32(v, name, &ch, errp);
 }
@@ -341,7 +365,7 @@ static void bcm4331_get_channel(Object *obj, Visitor *v, const char *name,
 static void bcm4331_get_frequency(Object *obj, Visitor *v, const char *name,
                                   void *opaque, Error **errp)
 {
-    uint32_t f = BCM4331_PCI(obj)->phy.freq_mhz;
+    uint32_t f = bcm_phy_freq(&BCM4331_PCI(obj)->phy);
 
     visit_type_uint32(v, name, &f, errp);
 }
@@ -350,20 +374,20 @@ static void bcm4331_get_rx_dropped(Object *obj, Visitor *v,
                                    const char *name, void *opaque,
                                    Error **errp)
 {
-    visit_type_uint64(v, name, &BCM4331_PCI(obj)->mac.rx_dropped, errp);
+    visit_type_uint64(v, name, &BCM4331_PCI(obj)->dma.rx_dropped, errp);
 }
 
 static const Property bcm4331_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
     DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
-    DEFINE_PROP_LINK("medium", Bcm4331State, medium, TYPE_WIFI_MEDIUM,
+    DEFINE_PROP_LINK("medium", Bcm4331State, xmit.medium, TYPE_WIFI_MEDIUM,
                      WifiMedium *),
-    DEFINE_PROP_INT32("x", Bcm4331State, pos[0], 0),
-    DEFINE_PROP_INT32("y", Bcm4331State, pos[1], 0),
-    DEFINE_PROP_INT32("z", Bcm4331State, pos[2], 0),
-    DEFINE_PROP_INT32("txpower", Bcm4331State, txpower, 18),
-    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, rx_cd_erratum, true),
-    DEFINE_PROP_BOOL("dma64", Bcm4331State, dma64, true),
+    DEFINE_PROP_INT32("x", Bcm4331State, xmit.pos[0], 0),
+    DEFINE_PROP_INT32("y", Bcm4331State, xmit.pos[1], 0),
+    DEFINE_PROP_INT32("z", Bcm4331State, xmit.pos[2], 0),
+    DEFINE_PROP_INT32("txpower", Bcm4331State, xmit.txpower, 18),
+    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, dma.rx_cd_erratum, true),
+    DEFINE_PROP_BOOL("dma64", Bcm4331State, dma.dma64, true),
     DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
                        BCM4331_DEFAULT_SUBSYS_VID),
     DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
@@ -440,6 +464,7 @@ static const TypeInfo bcm4331_pci_info = {
     .name = TYPE_BCM4331_PCI,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(Bcm4331State),
+    .instance_init = bcm4331_pci_init,
     .class_init = bcm4331_pci_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

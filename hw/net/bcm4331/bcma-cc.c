@@ -10,7 +10,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
-#include "bcm4331.h"
+#include "bcma.h"
 #include "trace.h"
 
 const char *bcma_cc_reg_name(uint32_t off)
@@ -81,10 +81,10 @@ uint16_t bcma_sprom_word(BcmaState *b, unsigned w)
     return w < b->sprom_words ? b->sprom[w] : 0xffff;
 }
 
-static uint32_t *bcma_pmu_indirect(Bcm4331State *s, uint32_t addr_reg,
+static uint32_t *bcma_pmu_indirect(BcmaCcState *cc, uint32_t addr_reg,
                                    uint32_t *file, bool is_write)
 {
-    uint32_t idx = s->bcma.cc.regs[addr_reg >> 2];
+    uint32_t idx = cc->regs[addr_reg >> 2];
 
     /* guest-chosen index into a fixed array: bound it */
     if (idx >= BCMA_PMU_INDIRECT_REGS) {
@@ -96,9 +96,8 @@ static uint32_t *bcma_pmu_indirect(Bcm4331State *s, uint32_t addr_reg,
     return &file[idx];
 }
 
-uint32_t bcma_cc_read32(Bcm4331State *s, uint32_t off)
+uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
 {
-    BcmaState *b = &s->bcma;
     BcmaCcState *cc = &b->cc;
     const BcmaChipInfo *chip = b->chip;
     uint32_t *p;
@@ -132,24 +131,23 @@ uint32_t bcma_cc_read32(Bcm4331State *s, uint32_t off)
     case A_CC_PMU_STAT:
         return 0;   /* no external LPO: bcma skips the xtal measurement */
     case A_CC_PMU_CHIPCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl,
+        p = bcma_pmu_indirect(cc, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl,
                               false);
         return p ? *p : 0;
     case A_CC_PMU_REGCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, false);
+        p = bcma_pmu_indirect(cc, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, false);
         return p ? *p : 0;
     case A_CC_PMU_PLLCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, false);
+        p = bcma_pmu_indirect(cc, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, false);
         return p ? *p : 0;
     default:
         return cc->regs[off >> 2];
     }
 }
 
-void bcma_cc_write32(Bcm4331State *s, uint32_t off, uint32_t val,
+void bcma_cc_write32(BcmaState *b, uint32_t off, uint32_t val,
                      uint32_t mask)
 {
-    BcmaState *b = &s->bcma;
     BcmaCcState *cc = &b->cc;
     uint32_t *p = NULL;
 
@@ -186,13 +184,13 @@ void bcma_cc_write32(Bcm4331State *s, uint32_t off, uint32_t val,
         cc->regs[off >> 2] = val;
         return;
     case A_CC_PMU_CHIPCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl, true);
+        p = bcma_pmu_indirect(cc, A_CC_PMU_CHIPCTL_ADDR, cc->pmu_chipctl, true);
         break;
     case A_CC_PMU_REGCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, true);
+        p = bcma_pmu_indirect(cc, A_CC_PMU_REGCTL_ADDR, cc->pmu_regctl, true);
         break;
     case A_CC_PMU_PLLCTL_DATA:
-        p = bcma_pmu_indirect(s, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, true);
+        p = bcma_pmu_indirect(cc, A_CC_PMU_PLLCTL_ADDR, cc->pmu_pllctl, true);
         break;
     default:
         cc->regs[off >> 2] = (cc->regs[off >> 2] & ~mask) | (val & mask);

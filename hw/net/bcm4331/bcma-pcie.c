@@ -10,7 +10,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
-#include "bcm4331.h"
+#include "bcma.h"
 #include "trace.h"
 
 const char *bcma_pcie_reg_name(uint32_t off)
@@ -123,9 +123,8 @@ static uint32_t *bcma_pcie_ind(BcmaPcieState *p, bool is_write)
     return &p->ind[a >> 2];
 }
 
-uint32_t bcma_pcie_read32(Bcm4331State *s, uint32_t off)
+uint32_t bcma_pcie_read32(BcmaPcieState *p, uint32_t off)
 {
-    BcmaPcieState *p = &s->bcma.pcie;
     uint32_t *r;
 
     if (off >= BCMA_PCIE_SPROM_SHADOW &&
@@ -154,10 +153,9 @@ uint32_t bcma_pcie_read32(Bcm4331State *s, uint32_t off)
     }
 }
 
-void bcma_pcie_write32(Bcm4331State *s, uint32_t off, uint32_t val,
+void bcma_pcie_write32(BcmaPcieState *p, uint32_t off, uint32_t val,
                        uint32_t mask)
 {
-    BcmaPcieState *p = &s->bcma.pcie;
     uint32_t *r, v;
 
     if (off >= BCMA_PCIE_SPROM_SHADOW &&

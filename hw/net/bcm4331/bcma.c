@@ -20,7 +20,7 @@
 #include "qemu/log.h"
 #include "qapi/error.h"
 #include "migration/vmstate.h"
-#include "bcm4331.h"
+#include "bcma.h"
 #include "trace.h"
 
 #define BCMA_MANUF_BCM          0x4bf
@@ -168,9 +168,9 @@ static void bcma_clkctlst_write(BcmaCoreState *c, uint32_t val)
 /* ------------------------------------------------------------------ */
 /* agent (wrapper)                                                     */
 
-static uint32_t bcma_agent_read32(Bcm4331State *s, unsigned i, uint32_t off)
+static uint32_t bcma_agent_read32(BcmaState *b, unsigned i, uint32_t off)
 {
-    BcmaCoreState *c = &s->bcma.core[i];
+    BcmaCoreState *c = &b->core[i];
 
     switch (off) {
     case A_AI_OOB_SEL_OUT_A30:
@@ -179,24 +179,24 @@ static uint32_t bcma_agent_read32(Bcm4331State *s, unsigned i, uint32_t off)
         return c->ioctl;
     case A_AI_IOST:
         /* dma64=off: a part with 32-bit DMA engines */
-        return s->bcma.chip->cores[i].iost &
-               (s->dma64 ? ~0u : ~(uint32_t)BCMA_IOST_DMA64);
+        return b->chip->cores[i].iost &
+               (b->dma64 ? ~0u : ~(uint32_t)BCMA_IOST_DMA64);
     case A_AI_RESET_CTL:
         return c->resetctl;
     case A_AI_RESET_ST:
         return 0;   /* resets complete at once: never busy */
     default:
         qemu_log_mask(LOG_UNIMP, "bcm4331: %s agent register 0x%x read\n",
-                      s->bcma.chip->cores[i].name, off);
+                      b->chip->cores[i].name, off);
         return 0;
     }
 }
 
-static void bcma_agent_write32(Bcm4331State *s, unsigned i, uint32_t off,
+static void bcma_agent_write32(BcmaState *b, unsigned i, uint32_t off,
                                uint32_t val, uint32_t mask)
 {
-    const BcmaCoreInfo *info = &s->bcma.chip->cores[i];
-    BcmaCoreState *c = &s->bcma.core[i];
+    const BcmaCoreInfo *info = &b->chip->cores[i];
+    BcmaCoreState *c = &b->core[i];
     uint32_t v;
 
     switch (off) {
@@ -219,8 +219,8 @@ static void bcma_agent_write32(Bcm4331State *s, unsigned i, uint32_t off,
              * core is ever reset through its agent on a PCIe card (resetting
              * ChipCommon or the PCIe core would cut the host off).
              */
-            if (v && info->type == BCMA_CORE_80211) {
-                d11_core_reset(s);
+            if (v && b->core_ops[i] && b->core_ops[i]->reset) {
+                b->core_ops[i]->reset(b->core_opaque[i]);
             }
         }
         c->resetctl = v;
@@ -247,9 +247,9 @@ typedef enum {
     BCMA_TGT_EROM,
 } BcmaTarget;
 
-static BcmaTarget bcma_decode(Bcm4331State *s, uint32_t addr, unsigned *core)
+static BcmaTarget bcma_decode(BcmaState *b, uint32_t addr, unsigned *core)
 {
-    const BcmaChipInfo *chip = s->bcma.chip;
+    const BcmaChipInfo *chip = b->chip;
     uint32_t page = addr & ~(BCMA_CORE_SIZE - 1);
 
     for (unsigned i = 0; i < chip->ncores; i++) {
@@ -268,23 +268,38 @@ static BcmaTarget bcma_decode(Bcm4331State *s, uint32_t addr, unsigned *core)
     return BCMA_TGT_NONE;
 }
 
-int bcma_core_index(Bcm4331State *s, BcmaCoreType type)
+int bcma_core_index(BcmaState *b, BcmaCoreType type)
 {
-    for (unsigned i = 0; i < s->bcma.chip->ncores; i++) {
-        if (s->bcma.chip->cores[i].type == type) {
+    for (unsigned i = 0; i < b->chip->ncores; i++) {
+        if (b->chip->cores[i].type == type) {
             return i;
         }
     }
     g_assert_not_reached();
 }
 
-const char *bcma_target_name(Bcm4331State *s, uint32_t addr)
+uint32_t bcma_core_base(BcmaState *b, BcmaCoreType type)
+{
+    return b->chip->cores[bcma_core_index(b, type)].base;
+}
+
+/* @ops serve the registers and the agent's reset of the core of @type */
+void bcma_attach_core(BcmaState *b, BcmaCoreType type,
+                      const BcmaCoreOps *ops, void *opaque)
+{
+    int i = bcma_core_index(b, type);
+
+    b->core_ops[i] = ops;
+    b->core_opaque[i] = opaque;
+}
+
+const char *bcma_target_name(BcmaState *b, uint32_t addr)
 {
     unsigned i = 0;
 
-    switch (bcma_decode(s, addr, &i)) {
+    switch (bcma_decode(b, addr, &i)) {
     case BCMA_TGT_CORE:
-        return s->bcma.chip->cores[i].name;
+        return b->chip->cores[i].name;
     case BCMA_TGT_AGENT:
         return "agent";
     case BCMA_TGT_EROM:
@@ -294,68 +309,64 @@ const char *bcma_target_name(Bcm4331State *s, uint32_t addr)
     }
 }
 
-static uint32_t bcma_core_read32(Bcm4331State *s, unsigned i, uint32_t off,
+static uint32_t bcma_core_read32(BcmaState *b, unsigned i, uint32_t off,
                                  uint32_t mask)
 {
     /* clock control/status: the same register in every core */
     if (off == A_CLKCTLST) {
-        return bcma_clkctlst_read(&s->bcma.core[i]);
+        return bcma_clkctlst_read(&b->core[i]);
     }
-    switch (s->bcma.chip->cores[i].type) {
+    switch (b->chip->cores[i].type) {
     case BCMA_CORE_CHIPCOMMON:
-        return bcma_cc_read32(s, off);
+        return bcma_cc_read32(b, off);
     case BCMA_CORE_PCIE:
-        return bcma_pcie_read32(s, off);
-    case BCMA_CORE_80211:
-        return d11_mmio_read(s, off, mask);    /* d11-mac.c */
+        return bcma_pcie_read32(&b->pcie, off);
+    default:
+        /* an attached core (the 802.11 core: d11-mac.c) */
+        return b->core_ops[i] ?
+               b->core_ops[i]->read(b->core_opaque[i], off, mask) : 0;
     }
-    g_assert_not_reached();
 }
 
-static void bcma_core_write32(Bcm4331State *s, unsigned i, uint32_t off,
+static void bcma_core_write32(BcmaState *b, unsigned i, uint32_t off,
                               uint32_t val, uint32_t mask)
 {
-    BcmaCoreState *c = &s->bcma.core[i];
+    BcmaCoreState *c = &b->core[i];
 
     if (off == A_CLKCTLST) {
         bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
         return;
     }
-    switch (s->bcma.chip->cores[i].type) {
+    switch (b->chip->cores[i].type) {
     case BCMA_CORE_CHIPCOMMON:
-        bcma_cc_write32(s, off, val, mask);
+        bcma_cc_write32(b, off, val, mask);
         return;
     case BCMA_CORE_PCIE:
-        bcma_pcie_write32(s, off, val, mask);
+        bcma_pcie_write32(&b->pcie, off, val, mask);
         return;
-    case BCMA_CORE_80211:
-        d11_mmio_write(s, off, val, mask);
+    default:
+        if (b->core_ops[i]) {
+            b->core_ops[i]->write(b->core_opaque[i], off, val, mask);
+        }
         return;
     }
-    g_assert_not_reached();
 }
 
-static const char *bcma_reg_name(Bcm4331State *s, BcmaTarget t, unsigned i,
+/* the register of a target the trace names (the EROM is one ROM) */
+static const char *bcma_reg_name(BcmaState *b, BcmaTarget t, unsigned i,
                                  uint32_t off)
 {
-    switch (t) {
-    case BCMA_TGT_CORE:
-        return bcma_core_reg_name(s->bcma.chip->cores[i].type, off);
-    case BCMA_TGT_AGENT:
-        return bcma_agent_reg_name(off);
-    case BCMA_TGT_EROM:
-        return "EROM";
-    default:
-        return "unmapped";
-    }
+    return t == BCMA_TGT_CORE ? bcma_core_reg_name(b->chip->cores[i].type,
+                                                   off) :
+           t == BCMA_TGT_AGENT ? bcma_agent_reg_name(off) : "EROM";
 }
 
 /* The MAC core names its own registers in its traces (d11-mac.c) */
-static bool bcma_traced_by_core(Bcm4331State *s, BcmaTarget t, unsigned i,
+static bool bcma_traced_by_core(BcmaState *b, BcmaTarget t, unsigned i,
                                 uint32_t off)
 {
     return t == BCMA_TGT_CORE &&
-           s->bcma.chip->cores[i].type == BCMA_CORE_80211 &&
+           b->chip->cores[i].type == BCMA_CORE_80211 &&
            off != A_CLKCTLST;
 }
 
@@ -364,26 +375,26 @@ static bool bcma_traced_by_core(Bcm4331State *s, BcmaTarget t, unsigned i,
  * (the BAR0 dispatcher splits those).  Registers are 32-bit; narrower
  * accesses select byte lanes of the word.
  */
-uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size)
+uint32_t bcma_bp_read(BcmaState *b, uint32_t addr, unsigned size)
 {
     uint32_t off = addr & (BCMA_CORE_SIZE - 1) & ~3u;
     unsigned shift = (addr & 3) * 8;
     uint32_t mask = size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
     unsigned i = 0;
-    BcmaTarget t = bcma_decode(s, addr, &i);
+    BcmaTarget t = bcma_decode(b, addr, &i);
     uint32_t dw, val;
 
     switch (t) {
     case BCMA_TGT_CORE:
         /* the lanes read: registers with read side effects need them */
-        dw = bcma_core_read32(s, i, off, mask << shift);
+        dw = bcma_core_read32(b, i, off, mask << shift);
         break;
     case BCMA_TGT_AGENT:
-        dw = bcma_agent_read32(s, i, off);
+        dw = bcma_agent_read32(b, i, off);
         break;
     case BCMA_TGT_EROM:
         /* a ROM: reads have no side effect (bcma re-reads entries) */
-        dw = s->bcma.erom[off >> 2];
+        dw = b->erom[off >> 2];
         break;
     default:
         BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
@@ -392,37 +403,36 @@ uint32_t bcma_bp_read(Bcm4331State *s, uint32_t addr, unsigned size)
         return mask;
     }
     val = (dw >> shift) & mask;
-    if (!bcma_traced_by_core(s, t, i, off)) {
+    if (!bcma_traced_by_core(b, t, i, off)) {
         trace_bcm4331_bcma_read(t == BCMA_TGT_EROM ? "EROM" :
-                                s->bcma.chip->cores[i].name,
-                                bcma_reg_name(s, t, i, off), addr, val, size);
+                                b->chip->cores[i].name,
+                                bcma_reg_name(b, t, i, off), addr, val, size);
     }
     return val;
 }
 
-void bcma_bp_write(Bcm4331State *s, uint32_t addr, uint32_t val,
-                   unsigned size)
+void bcma_bp_write(BcmaState *b, uint32_t addr, uint32_t val, unsigned size)
 {
     uint32_t off = addr & (BCMA_CORE_SIZE - 1) & ~3u;
     unsigned shift = (addr & 3) * 8;
     uint32_t mask = size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
     unsigned i = 0;
-    BcmaTarget t = bcma_decode(s, addr, &i);
+    BcmaTarget t = bcma_decode(b, addr, &i);
 
     val &= mask;
     switch (t) {
     case BCMA_TGT_CORE:
-        if (!bcma_traced_by_core(s, t, i, off)) {
-            trace_bcm4331_bcma_write(s->bcma.chip->cores[i].name,
-                                     bcma_reg_name(s, t, i, off), addr, val,
+        if (!bcma_traced_by_core(b, t, i, off)) {
+            trace_bcm4331_bcma_write(b->chip->cores[i].name,
+                                     bcma_reg_name(b, t, i, off), addr, val,
                                      size);
         }
-        bcma_core_write32(s, i, off, val << shift, mask << shift);
+        bcma_core_write32(b, i, off, val << shift, mask << shift);
         return;
     case BCMA_TGT_AGENT:
-        trace_bcm4331_bcma_write(s->bcma.chip->cores[i].name,
-                                 bcma_reg_name(s, t, i, off), addr, val, size);
-        bcma_agent_write32(s, i, off, val << shift, mask << shift);
+        trace_bcm4331_bcma_write(b->chip->cores[i].name,
+                                 bcma_reg_name(b, t, i, off), addr, val, size);
+        bcma_agent_write32(b, i, off, val << shift, mask << shift);
         return;
     case BCMA_TGT_EROM:
         BCM_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
@@ -470,35 +480,37 @@ static bool bcma_load_sprom(BcmaState *b, const char *file, Error **errp)
     return true;
 }
 
-bool bcma_realize(Bcm4331State *s, bool mac_given, Error **errp)
+/*
+ * The BCM4331's backplane; its SPROM from @sprom_file, or built with
+ * @mac (which also replaces the file's address when @mac_given).
+ */
+bool bcma_realize(BcmaState *b, const char *sprom_file, const uint8_t *mac,
+                  bool mac_given, Error **errp)
 {
-    BcmaState *b = &s->bcma;
-
     b->chip = &bcm4331_chip;
     assert(b->chip->ncores <= BCMA_MAX_CORES);
     bcma_build_erom(b);
 
-    if (s->sprom_file) {
-        if (!bcma_load_sprom(b, s->sprom_file, errp)) {
+    if (sprom_file) {
+        if (!bcma_load_sprom(b, sprom_file, errp)) {
             return false;
         }
         /* an explicit mac= overrides the image's il0mac */
         if (mac_given) {
-            bcm_sprom_set_mac(b->sprom, s->macaddr.a);
+            bcm_sprom_set_mac(b->sprom, mac);
             bcm_sprom_fix_crc(b->sprom, b->sprom_words);
         }
-        trace_bcm4331_bcma_sprom(s->sprom_file, b->sprom_words,
+        trace_bcm4331_bcma_sprom(sprom_file, b->sprom_words,
                                  b->sprom[b->sprom_words - 1] & 0xff);
     } else {
-        b->sprom_words = bcm_sprom_build_r9(b->sprom, s->macaddr.a);
+        b->sprom_words = bcm_sprom_build_r9(b->sprom, mac);
         trace_bcm4331_bcma_sprom("built-in", b->sprom_words, 9);
     }
     return true;
 }
 
-void bcma_reset(Bcm4331State *s)
+void bcma_reset(BcmaState *b)
 {
-    BcmaState *b = &s->bcma;
 
     for (unsigned i = 0; i < b->chip->ncores; i++) {
         b->core[i] = (BcmaCoreState) {

@@ -28,7 +28,7 @@
 #include "qemu/log.h"
 #include "hw/net/wifi/crypto.h"
 #include "hw/net/wifi/medium.h"
-#include "bcm4331.h"
+#include "d11-mac.h"
 #include "trace.h"
 
 static WifiCipher d11_cipher(unsigned alg)
@@ -48,9 +48,9 @@ static WifiCipher d11_cipher(unsigned alg)
 }
 
 /* the algorithm the slot's entry in the algorithm block names */
-static unsigned d11_key_alg(Bcm4331State *s, unsigned slot)
+static unsigned d11_key_alg(D11State *m, unsigned slot)
 {
-    unsigned alg = d11_shm_read16(s, D11_SHM_SH_KEYIDXBLOCK + 2 * slot) & 0xf;
+    unsigned alg = d11_shm_read16(m, D11_SHM_SH_KEYIDXBLOCK + 2 * slot) & 0xf;
 
     if (alg > D11_KEYALG_WEP104) {
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: key slot %u: unknown "
@@ -61,38 +61,36 @@ static unsigned d11_key_alg(Bcm4331State *s, unsigned slot)
 }
 
 /* the 16 key bytes of @slot; false if the key table pointer is bad */
-static bool d11_key_read(Bcm4331State *s, unsigned slot, uint8_t *key)
+static bool d11_key_read(D11State *m, unsigned slot, uint8_t *key)
 {
-    uint32_t at = d11_shm_read16(s, D11_SHM_SH_KTP) * 2u +
+    uint32_t at = d11_shm_read16(m, D11_SHM_SH_KTP) * 2u +
                   slot * D11_KEY_SIZE;
 
-    if (at + D11_KEY_SIZE > D11_SHM_SHARED_SIZE) {
+    if (!d11_shm_read(m, at, key, D11_KEY_SIZE)) {
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: key table pointer 0x%x "
                       "puts slot %u outside shared memory\n",
-                      d11_shm_read16(s, D11_SHM_SH_KTP), slot);
+                      d11_shm_read16(m, D11_SHM_SH_KTP), slot);
         return false;
     }
-    memcpy(key, s->mac.shm + at, D11_KEY_SIZE);
     return true;
 }
 
 /* pairwise slot whose RCMTA entry holds @ta, or -1 */
-static int d11_key_by_ta(Bcm4331State *s, const uint8_t *ta)
+static int d11_key_by_ta(D11State *m, const uint8_t *ta)
 {
-    uint32_t lo = ldl_le_p(ta);
-    uint16_t hi = lduw_le_p(ta + 4);
+    uint8_t addr[IEEE80211_ADDR_LEN];
 
     for (unsigned e = 0; e < D11_NR_KEYS - D11_NR_GROUP_KEYS; e++) {
-        if (s->mac.rcmta[2 * e] == lo &&
-            (s->mac.rcmta[2 * e + 1] & 0xffff) == hi &&
-            d11_key_alg(s, D11_NR_GROUP_KEYS + e) != D11_KEYALG_NONE) {
+        d11_rcmta_addr(m, e, addr);
+        if (!memcmp(addr, ta, IEEE80211_ADDR_LEN) &&
+            d11_key_alg(m, D11_NR_GROUP_KEYS + e) != D11_KEYALG_NONE) {
             return D11_NR_GROUP_KEYS + e;
         }
     }
     return -1;
 }
 
-size_t d11_tx_encrypt(Bcm4331State *s, uint32_t mac_ctl, uint8_t *f,
+size_t d11_tx_encrypt(D11State *m, uint32_t mac_ctl, uint8_t *f,
                       size_t len, size_t cap)
 {
     unsigned alg = (mac_ctl & D11_TXH_MAC_KEYALG_MASK) >>
@@ -108,7 +106,7 @@ size_t d11_tx_encrypt(Bcm4331State *s, uint32_t mac_ctl, uint8_t *f,
                       "algorithm %u in slot %u: frame not sent\n", alg, slot);
         return 0;
     }
-    if (!d11_key_read(s, slot, key)) {
+    if (!d11_key_read(m, slot, key)) {
         return 0;
     }
     n = wifi_encrypt(c, key, f, len, cap);
@@ -120,7 +118,7 @@ size_t d11_tx_encrypt(Bcm4331State *s, uint32_t mac_ctl, uint8_t *f,
     return n;
 }
 
-uint32_t d11_rx_decrypt(Bcm4331State *s, uint8_t *f, size_t len)
+uint32_t d11_rx_decrypt(D11State *m, uint8_t *f, size_t len)
 {
     size_t h = wifi_hdrlen(f, len);
     uint8_t key[D11_KEY_SIZE];
@@ -132,21 +130,21 @@ uint32_t d11_rx_decrypt(Bcm4331State *s, uint8_t *f, size_t len)
         return 0;                       /* not protected, or no IV */
     }
     if (!ieee80211_is_group(ieee80211_addr1(f))) {
-        slot = d11_key_by_ta(s, ieee80211_addr2(f));
+        slot = d11_key_by_ta(m, ieee80211_addr2(f));
     }
     if (slot < 0 && (ieee80211_is_group(ieee80211_addr1(f)) ||
-                     (d11_shm_read16(s, D11_SHM_SH_HOSTF1) &
+                     (d11_shm_read16(m, D11_SHM_SH_HOSTF1) &
                       D11_HF_USEDEFKEYS))) {
         slot = f[h + 3] >> 6;           /* key ID: default key */
-        if (d11_key_alg(s, slot) == D11_KEYALG_NONE) {
+        if (d11_key_alg(m, slot) == D11_KEYALG_NONE) {
             slot = -1;
         }
     }
-    if (slot < 0 || !d11_key_read(s, slot, key)) {
+    if (slot < 0 || !d11_key_read(m, slot, key)) {
         trace_bcm4331_key_rx(-1, 0, len, 0);
         return 0;                       /* no key: mac80211's business */
     }
-    alg = d11_key_alg(s, slot);
+    alg = d11_key_alg(m, slot);
     ok = wifi_decrypt(d11_cipher(alg), key, f, len);
     trace_bcm4331_key_rx(slot, alg, len, ok);
     return D11_RX_MAC_DEC | (ok ? 0 : D11_RX_MAC_DECERR) |

@@ -23,7 +23,10 @@
 #include "hw/pci/pci_device.h"
 #include "system/dma.h"
 #include "migration/vmstate.h"
-#include "bcm4331.h"
+#include "d11-dma.h"
+#include "d11-mac.h"
+#include "d11-xmit.h"
+#include "fw.h"
 #include "trace.h"
 
 /* frames one engine may send per bottom-half run (then reschedule) */
@@ -31,9 +34,9 @@
 /* descriptors one frame may span: b43 uses 2 (header, frame) */
 #define D11_TX_MAX_DESC         8
 
-static uint32_t *dma_reg(Bcm4331State *s, unsigned n, uint32_t rel)
+static uint32_t *dma_reg(D11Dma *d, unsigned n, uint32_t rel)
 {
-    return &s->mac.regs[(D11_DMA_BASE + 0x40 * n + rel) >> 2];
+    return &d->regs[n][(rel & 0x3f) >> 2];
 }
 
 /*
@@ -55,42 +58,41 @@ static uint64_t dma_addr32(uint32_t a, uint32_t ext)
     return (a & 0x3fffffff) | ((uint64_t)(ext & 3) << 30);
 }
 
-static uint64_t dma_ring_base(Bcm4331State *s, unsigned n, bool rx)
+static uint64_t dma_ring_base(D11Dma *d, unsigned n, bool rx)
 {
     uint32_t off = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
-    uint32_t ext = *dma_reg(s, n, off) >> D11_DMA64_CTL_ADDREXT_SHIFT;
+    uint32_t ext = *dma_reg(d, n, off) >> D11_DMA64_CTL_ADDREXT_SHIFT;
 
-    if (!s->dma64) {
-        return dma_addr32(*dma_reg(s, n, off + 8), ext);
+    if (!d->dma64) {
+        return dma_addr32(*dma_reg(d, n, off + 8), ext);
     }
-    return dma_addr(*dma_reg(s, n, off + 8), *dma_reg(s, n, off + 12), ext);
+    return dma_addr(*dma_reg(d, n, off + 8), *dma_reg(d, n, off + 12), ext);
 }
 
 /* descriptor size and ring span of the engine format */
-static uint32_t dma_desc_size(Bcm4331State *s)
+static uint32_t dma_desc_size(D11Dma *d)
 {
-    return s->dma64 ? D11_DESC_SIZE : D11_DESC32_SIZE;
+    return d->dma64 ? D11_DESC_SIZE : D11_DESC32_SIZE;
 }
 
-static uint32_t dma_ring_mask(Bcm4331State *s)
+static uint32_t dma_ring_mask(D11Dma *d)
 {
-    return (s->dma64 ? D11_DMA_RING_BYTES : D11_DMA32_RING_BYTES) - 1;
+    return (d->dma64 ? D11_DMA_RING_BYTES : D11_DMA32_RING_BYTES) - 1;
 }
 
 /* the sticky error state: engine stopped, error code, interrupt */
-static void dma_fail(Bcm4331State *s, unsigned n, bool rx, uint32_t reason,
+static void dma_fail(D11Dma *d, unsigned n, bool rx, uint32_t reason,
                      uint32_t code, uint32_t cd)
 {
-    *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) =
+    *dma_reg(d, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) =
         (code << 28) | (cd & D11_DMA64_CD_MASK);
-    s->mac.dma_reason[n] |= reason;
     trace_bcm4331_dma_error(n, rx ? "RX" : "TX", reason, code, cd);
-    d11_update_irq(s);
+    d11_raise_dma_irq(d->mac, n, reason);
 }
 
-static bool dma_stopped(Bcm4331State *s, unsigned n, bool rx)
+static bool dma_stopped(D11Dma *d, unsigned n, bool rx)
 {
-    return *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) >> 28;
+    return *dma_reg(d, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) >> 28;
 }
 
 /*
@@ -105,9 +107,9 @@ static bool dma_stopped(Bcm4331State *s, unsigned n, bool rx)
  * finds the device's memory, its reentrancy guard included, when it
  * returns.
  */
-void d11_dma_hold(Bcm4331State *s)
+void d11_dma_hold(D11Dma *d)
 {
-    object_ref(OBJECT(s));
+    object_ref(OBJECT(d->pci));
 }
 
 static void d11_unref_bh(void *opaque)
@@ -115,18 +117,19 @@ static void d11_unref_bh(void *opaque)
     object_unref(opaque);
 }
 
-void d11_dma_release(Bcm4331State *s)
+void d11_dma_release(D11Dma *d)
 {
-    if (DEVICE(s)->realized) {
-        object_unref(OBJECT(s));
+    if (DEVICE(d->pci)->realized) {
+        object_unref(OBJECT(d->pci));
         return;
     }
-    aio_bh_schedule_oneshot(qemu_get_aio_context(), d11_unref_bh, OBJECT(s));
+    aio_bh_schedule_oneshot(qemu_get_aio_context(), d11_unref_bh,
+                            OBJECT(d->pci));
 }
 
-static bool d11_gone(Bcm4331State *s)
+static bool d11_gone(D11Dma *d)
 {
-    if (DEVICE(s)->realized) {
+    if (DEVICE(d->pci)->realized) {
         return false;
     }
     trace_bcm4331_dma_unplugged();
@@ -140,23 +143,22 @@ typedef struct {
 } D11Desc;
 
 /* fetch descriptor at byte offset @cd of the ring: copied, then checked */
-static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
+static bool dma_desc(D11Dma *dma, unsigned n, bool rx, uint32_t cd,
                      D11Desc *d)
 {
-    PCIDevice *pd = PCI_DEVICE(s);
-    uint64_t a = dma_ring_base(s, n, rx) + cd;
+    uint64_t a = dma_ring_base(dma, n, rx) + cd;
     uint32_t w[4];
 
-    if (pci_dma_read(pd, a, w, dma_desc_size(s)) != MEMTX_OK) {
-        if (d11_gone(s)) {
+    if (pci_dma_read(dma->pci, a, w, dma_desc_size(dma)) != MEMTX_OK) {
+        if (d11_gone(dma)) {
             return false;
         }
         BCM_GUEST_ERR(bcm4331_dma_ub_desc, "engine %u %s descriptor at "
                       "0x%" PRIx64 " unreadable", n, rx ? "RX" : "TX", a);
-        dma_fail(s, n, rx, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD, cd);
+        dma_fail(dma, n, rx, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD, cd);
         return false;
     }
-    if (s->dma64) {
+    if (dma->dma64) {
         d->ctl0 = le32_to_cpu(w[0]);
         d->ctl1 = le32_to_cpu(w[1]);
         d->lo = le32_to_cpu(w[2]);
@@ -173,7 +175,7 @@ static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
         d->hi = 0;
         d->addr = dma_addr32(d->lo, ctl >> D11_DESC_CTL1_ADDREXT_SHIFT);
     }
-    if (d11_gone(s)) {
+    if (d11_gone(dma)) {
         return false;
     }
     trace_bcm4331_dma_desc(n, rx ? "RX" : "TX", cd, d->ctl0, d->ctl1,
@@ -181,44 +183,43 @@ static bool dma_desc(Bcm4331State *s, unsigned n, bool rx, uint32_t cd,
     return true;
 }
 
-static uint32_t dma_next(Bcm4331State *s, const D11Desc *d, uint32_t cd)
+static uint32_t dma_next(D11Dma *dma, const D11Desc *d, uint32_t cd)
 {
     /* DTABLEEND wraps; the CD field wraps at 8 KiB (4 KiB for 32-bit) */
     if (d->ctl0 & D11_DESC_CTL0_DTABLEEND) {
         return 0;
     }
-    return (cd + dma_desc_size(s)) & dma_ring_mask(s);
+    return (cd + dma_desc_size(dma)) & dma_ring_mask(dma);
 }
 
 /* process engine @n's ring from CD to TXINDEX, at most @budget frames */
-static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
+static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
 {
-    PCIDevice *pd = PCI_DEVICE(s);
-    uint32_t ctl = *dma_reg(s, n, D11_DMA64_TXCTL);
-    uint32_t end = *dma_reg(s, n, D11_DMA64_TXINDEX) & dma_ring_mask(s);
+    uint32_t ctl = *dma_reg(d, n, D11_DMA64_TXCTL);
+    uint32_t end = *dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d);
     g_autofree uint8_t *buf = NULL;
 
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
-        dma_stopped(s, n, false) || !bcm_fw_engine_may_send(s, n)) {
-        if (s->mac.tx_cd[n] == end) {
+        dma_stopped(d, n, false) || !bcm_fw_engine_may_send(d->fw, n)) {
+        if (d->tx_cd[n] == end) {
             return false;       /* nothing posted anyway */
         }
         trace_bcm4331_tx_wait(n, !(ctl & D11_DMA64_CTL_ENABLE) ? "disabled" :
                               (ctl & D11_DMA64_CTL_SUSPEND) ? "suspended" :
-                              dma_stopped(s, n, false) ? "error" :
+                              dma_stopped(d, n, false) ? "error" :
                               "multicast after DTIM");
         return false;
     }
-    while (s->mac.tx_cd[n] != end) {
-        uint32_t cd = s->mac.tx_cd[n];
+    while (d->tx_cd[n] != end) {
+        uint32_t cd = d->tx_cd[n];
         size_t len = 0;
-        D11Desc d;
+        D11Desc desc;
         bool eof = false;
 
         if (!budget--) {
             return true;        /* more to do: reschedule */
         }
-        if (!d11_xmit_may_fetch(s)) {
+        if (!d11_xmit_may_fetch(d->xmit)) {
             trace_bcm4331_tx_wait(n, "TX FIFO full");
             return false;       /* the end of an exchange kicks the engines */
         }
@@ -239,89 +240,89 @@ static bool d11_tx_engine(Bcm4331State *s, unsigned n, unsigned budget)
              * DTABLEEND missing, TXINDEX off the ring) would loop for
              * ever: more than one lap of the 8 KiB ring is an error.
              */
-            if (++s->mac.tx_walk[n] > (dma_ring_mask(s) + 1) /
-                                      dma_desc_size(s)) {
+            if (++d->tx_walk[n] > (dma_ring_mask(d) + 1) /
+                                      dma_desc_size(d)) {
                 BCM_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
                               "0x%x not reached within one ring lap", n, end);
-                dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
                          cd);
                 return false;
             }
-            if (!dma_desc(s, n, false, cd, &d)) {
+            if (!dma_desc(d, n, false, cd, &desc)) {
                 return false;
             }
-            cnt = d.ctl1 & D11_DESC_CTL1_LEN;
-            a = d.addr;
-            if ((i == 0) != !!(d.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
+            cnt = desc.ctl1 & D11_DESC_CTL1_LEN;
+            a = desc.addr;
+            if ((i == 0) != !!(desc.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
                 len + cnt > D11_TX_MAX_BYTES) {
                 BCM_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
                               "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
-                              n, cd, d.ctl0, cnt, len);
-                dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                              n, cd, desc.ctl0, cnt, len);
+                dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
                          cd);
                 return false;
             }
-            r = pci_dma_read(pd, a, buf + len, cnt);
-            if (d11_gone(s)) {
+            r = pci_dma_read(d->pci, a, buf + len, cnt);
+            if (d11_gone(d)) {
                 return false;
             }
             if (r != MEMTX_OK) {
                 BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
                               "0x%" PRIx64 " (%u bytes) unreadable", n, a,
                               cnt);
-                dma_fail(s, n, false, D11_DMAIRQ_DATA_ERR,
+                dma_fail(d, n, false, D11_DMAIRQ_DATA_ERR,
                          D11_DMA_ERR_TRANSFER, cd);
                 return false;
             }
             len += cnt;
-            eof = d.ctl0 & D11_DESC_CTL0_EOF;
-            cd = dma_next(s, &d, cd);
+            eof = desc.ctl0 & D11_DESC_CTL0_EOF;
+            cd = dma_next(d, &desc, cd);
         }
         if (!eof) {
             BCM_GUEST_ERR(bcm4331_dma_ub_noeof, "engine %u TX frame at 0x%x "
                           "without EOF within %d descriptors", n,
-                          s->mac.tx_cd[n], D11_TX_MAX_DESC);
-            dma_fail(s, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
-                     s->mac.tx_cd[n]);
+                          d->tx_cd[n], D11_TX_MAX_DESC);
+            dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                     d->tx_cd[n]);
             return false;
         }
-        d11_xmit_tx(s, n, buf, len);
-        s->mac.tx_cd[n] = cd;
+        d11_xmit_tx(d->xmit, n, buf, len);
+        d->tx_cd[n] = cd;
     }
-    bcm_fw_engine_idle(s, n);
+    bcm_fw_engine_idle(d->fw, n);
     return false;
 }
 
 static void d11_tx_bh(void *opaque)
 {
-    Bcm4331State *s = opaque;
+    D11Dma *d = opaque;
     bool more = false;
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d11_mac_running(s)) {
+    if (!d11_mac_running(d->mac)) {
         return;
     }
-    d11_dma_hold(s);
-    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_gone(s); n++) {
-        more |= d11_tx_engine(s, n, D11_TX_BUDGET);
+    d11_dma_hold(d);
+    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_gone(d); n++) {
+        more |= d11_tx_engine(d, n, D11_TX_BUDGET);
     }
-    if (more && !d11_gone(s)) {
-        qemu_bh_schedule(s->tx_bh);
+    if (more && !d11_gone(d)) {
+        qemu_bh_schedule(d->tx_bh);
     }
-    d11_dma_release(s);
+    d11_dma_release(d);
 }
 
 /* has the driver posted frames engine @n has not fetched yet? */
-bool d11_dma_tx_posted(Bcm4331State *s, unsigned n)
+bool d11_dma_tx_posted(D11Dma *d, unsigned n)
 {
-    return s->mac.tx_cd[n] !=
-           (*dma_reg(s, n, D11_DMA64_TXINDEX) & dma_ring_mask(s));
+    return d->tx_cd[n] !=
+           (*dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d));
 }
 
-void d11_dma_kick(Bcm4331State *s)
+void d11_dma_kick(D11Dma *d)
 {
-    if (s->tx_bh) {
-        qemu_bh_schedule(s->tx_bh);
+    if (d->tx_bh) {
+        qemu_bh_schedule(d->tx_bh);
     }
 }
 
@@ -334,27 +335,58 @@ void d11_dma_kick(Bcm4331State *s)
  * its MMIO handlers and guarded bottom half, so that a descriptor pointing
  * into BAR0 ends in a DMA error instead of re-entering the device.
  */
-void d11_dma_fetch_now(Bcm4331State *s)
+void d11_dma_fetch_now(D11Dma *d)
 {
-    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
+    MemReentrancyGuard *g = &DEVICE(d->pci)->mem_reentrancy_guard;
 
     if (g->engaged_in_io) {
-        d11_dma_kick(s);
+        d11_dma_kick(d);
         return;
     }
     g->engaged_in_io = true;
-    d11_tx_bh(s);
+    d11_tx_bh(d);
     g->engaged_in_io = false;
 }
 
 /* ------------------------------------------------------------------ */
 /* registers                                                           */
 
-void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
-                       uint32_t val)
+/*
+ * With 32-bit engines (dma64=off) the engine registers are packed at
+ * 0x200 + 0x20 n (b43 dma.h B43_DMA32_*): map each to its 64-bit
+ * counterpart, where the engines keep them.
+ */
+static uint32_t dma32_reg(D11Dma *d, uint32_t off)
 {
-    unsigned n = (off - D11_DMA_BASE) / 0x40;
-    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
+    static const uint8_t to64[8] = {
+        D11_DMA64_TXCTL, D11_DMA64_TXRINGLO, D11_DMA64_TXINDEX,
+        D11_DMA64_TXSTATUS, D11_DMA64_RXCTL, D11_DMA64_RXRINGLO,
+        D11_DMA64_RXINDEX, D11_DMA64_RXSTATUS,
+    };
+    uint32_t rel = off - D11_DMA_BASE;
+
+    if (d->dma64 || rel >= D11_DMA_ENGINES * D11_DMA32_ENGINE_SIZE) {
+        return off;
+    }
+    return D11_DMA_BASE + 0x40 * (rel / D11_DMA32_ENGINE_SIZE) +
+           to64[(rel % D11_DMA32_ENGINE_SIZE) / 4];
+}
+
+const char *d11_dma_reg_name(D11Dma *d, uint32_t off)
+{
+    static const char *const n[16] = {
+        "DMA_TXCTL", "DMA_TXINDEX", "DMA_TXRINGLO", "DMA_TXRINGHI",
+        "DMA_TXSTATUS", "DMA_TXERROR", "DMA_TX?", "DMA_TX?",
+        "DMA_RXCTL", "DMA_RXINDEX", "DMA_RXRINGLO", "DMA_RXRINGHI",
+        "DMA_RXSTATUS", "DMA_RXERROR", "DMA_RX?", "DMA_RX?",
+    };
+
+    return n[((dma32_reg(d, off) - D11_DMA_BASE) & 0x3f) >> 2];
+}
+
+static void dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
+                            uint32_t old, uint32_t val)
+{
 
     switch (rel) {
     case D11_DMA64_TXCTL:
@@ -364,37 +396,37 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
         if ((val ^ old) & D11_DMA64_CTL_ENABLE) {
             /* enabling restarts at the ring's first descriptor */
             if (rx) {
-                s->mac.rx_cd[n] = 0;
+                d->rx_cd[n] = 0;
             } else {
-                s->mac.tx_cd[n] = 0;
+                d->tx_cd[n] = 0;
             }
             /* disabling resets the engine, its posted end included */
             if (!(val & D11_DMA64_CTL_ENABLE)) {
-                *dma_reg(s, n, rx ? D11_DMA64_RXINDEX : D11_DMA64_TXINDEX) = 0;
+                *dma_reg(d, n, rx ? D11_DMA64_RXINDEX : D11_DMA64_TXINDEX) = 0;
             }
             /* enable/disable clears the error state */
-            *dma_reg(s, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
-            s->mac.tx_walk[n] = 0;
+            *dma_reg(d, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
+            d->tx_walk[n] = 0;
             if (!rx) {
-                d11_xmit_engine_reset(s, n);
+                d11_xmit_engine_reset(d->xmit, n);
             }
         }
         if (!rx) {
-            d11_dma_kick(s);
+            d11_dma_kick(d);
         }
         break;
     }
     case D11_DMA64_TXRINGLO:
-        s->mac.tx_cd[n] = 0;
-        s->mac.tx_walk[n] = 0;
-        d11_xmit_engine_reset(s, n);
+        d->tx_cd[n] = 0;
+        d->tx_walk[n] = 0;
+        d11_xmit_engine_reset(d->xmit, n);
         break;
     case D11_DMA64_RXRINGLO:
-        s->mac.rx_cd[n] = 0;
+        d->rx_cd[n] = 0;
         break;
     case D11_DMA64_TXINDEX:
-        trace_bcm4331_tx_index(n, val, s->mac.tx_cd[n]);
-        s->mac.tx_walk[n] = 0;
+        trace_bcm4331_tx_index(n, val, d->tx_cd[n]);
+        d->tx_walk[n] = 0;
         /*
          * The engine starts fetching as soon as TXINDEX moves, as the
          * hardware's does: not in a bottom half that a busy host may run
@@ -403,65 +435,99 @@ void d11_dma_reg_write(Bcm4331State *s, uint32_t off, uint32_t old,
          * that far behind would see an empty ring and never report the
          * frames (the "TX stall").
          */
-        d11_tx_bh(s);
+        d11_tx_bh(d);
         break;
     default:
         break;
     }
 }
 
-uint32_t d11_dma_status(Bcm4331State *s, uint32_t off)
+static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
 {
-    unsigned n = (off - D11_DMA_BASE) / 0x40;
-    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
     bool rx = rel == D11_DMA64_RXSTATUS;
-    uint32_t ctl = *dma_reg(s, n, rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL);
+    uint32_t ctl = *dma_reg(d, n, rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL);
     uint32_t state, cd;
 
     if (!(ctl & D11_DMA64_CTL_ENABLE)) {
         state = D11_DMA64_STAT_DISABLED;
-    } else if (dma_stopped(s, n, rx)) {
+    } else if (dma_stopped(d, n, rx)) {
         state = D11_DMA64_STAT_STOPPED;
     } else if (ctl & D11_DMA64_CTL_SUSPEND) {
         state = D11_DMA64_STAT_SUSP;
     } else {
         state = D11_DMA64_STAT_IDLEWAIT;
     }
-    if (!s->dma64) {
+    if (!d->dma64) {
         /* 32-bit: state in bits 15:12, descriptor pointer in 11:0 */
-        cd = rx ? s->mac.rx_cd[n] : s->mac.tx_cd[n];
+        cd = rx ? d->rx_cd[n] : d->tx_cd[n];
         return (state >> 16) | (cd & D11_DMA32_CD_MASK);
     }
     if (rx) {
-        cd = s->mac.rx_cd[n];
-        if (s->rx_cd_erratum) {
+        cd = d->rx_cd[n];
+        if (d->rx_cd_erratum) {
             /*
              * BCM4331 erratum: the current-descriptor field is computed
              * from the ring address, so its bit 12 leaks in (b43
              * dma.c alloc_ringmemory(): "some hardware (like BCM4331)
              * copies that bit into B43_DMA64_RXSTATUS").
              */
-            cd = (*dma_reg(s, n, D11_DMA64_RXRINGLO) + cd);
+            cd = (*dma_reg(d, n, D11_DMA64_RXRINGLO) + cd);
         }
     } else {
-        cd = s->mac.tx_cd[n];
+        cd = d->tx_cd[n];
     }
     return state | (cd & D11_DMA64_CD_MASK);
+}
+
+uint32_t d11_dma_read(D11Dma *d, uint32_t off)
+{
+    uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;
+    unsigned n = r / 0x40;
+
+    switch (r & 0x3f) {
+    case D11_DMA64_TXSTATUS:
+    case D11_DMA64_RXSTATUS:
+        return dma_status(d, n, r & 0x3f);
+    default:
+        return *dma_reg(d, n, r);
+    }
+}
+
+void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
+{
+    uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;
+    unsigned n = r / 0x40;
+    uint32_t rel = r & 0x3f;
+    uint32_t *reg = dma_reg(d, n, rel);
+    uint32_t old = *reg;
+
+    if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
+        rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
+        BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
+                      "register 0x%x", val, D11_DMA_BASE + r);
+        return;
+    }
+    *reg = (old & ~mask) | (val & mask);
+    if (rel == D11_DMA64_TXCTL || rel == D11_DMA64_RXCTL) {
+        trace_bcm4331_d11_dma_ctl(n, rel == D11_DMA64_TXCTL ? "TX" : "RX",
+                                  *reg);
+    }
+    dma_reg_written(d, n, rel, old, *reg);
 }
 
 /* ------------------------------------------------------------------ */
 /* RX: engine 0 places the frames the firmware built                   */
 
-bool d11_dma_rx_enabled(Bcm4331State *s)
+bool d11_dma_rx_enabled(D11Dma *d)
 {
-    return (*dma_reg(s, 0, D11_DMA64_RXCTL) & D11_DMA64_CTL_ENABLE) &&
-           !dma_stopped(s, 0, true);
+    return (*dma_reg(d, 0, D11_DMA64_RXCTL) & D11_DMA64_CTL_ENABLE) &&
+           !dma_stopped(d, 0, true);
 }
 
 /* RXCTL's frame offset: the bytes before the frame (the RX header) */
-uint32_t d11_dma_rx_offset(Bcm4331State *s)
+uint32_t d11_dma_rx_offset(D11Dma *d)
 {
-    return (*dma_reg(s, 0, D11_DMA64_RXCTL) >> D11_DMA64_RXCTL_FO_SHIFT) &
+    return (*dma_reg(d, 0, D11_DMA64_RXCTL) >> D11_DMA64_RXCTL_FO_SHIFT) &
            0x7f;
 }
 
@@ -470,27 +536,26 @@ uint32_t d11_dma_rx_offset(Bcm4331State *s)
  * the descriptor at CD, if the ring has a free one after it (else the
  * frame is lost: RX descriptor underflow) and its buffer is large enough.
  */
-bool d11_dma_rx_reserve(Bcm4331State *s, size_t total, size_t frame_len,
+bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
                         D11RxSlot *slot)
 {
-    uint32_t stop = *dma_reg(s, 0, D11_DMA64_RXINDEX) & dma_ring_mask(s);
-    D11Desc d;
+    uint32_t stop = *dma_reg(d, 0, D11_DMA64_RXINDEX) & dma_ring_mask(d);
+    D11Desc desc;
 
-    slot->cd = s->mac.rx_cd[0];
-    if (!dma_desc(s, 0, true, slot->cd, &d)) {
+    slot->cd = d->rx_cd[0];
+    if (!dma_desc(d, 0, true, slot->cd, &desc)) {
         return false;
     }
-    slot->next = dma_next(s, &d, slot->cd);
-    slot->addr = d.addr;
+    slot->next = dma_next(d, &desc, slot->cd);
+    slot->addr = desc.addr;
     if (slot->next == stop) {
-        s->mac.rx_dropped++;
-        s->mac.dma_reason[0] |= D11_DMAIRQ_RX_UFLOW;
+        d->rx_dropped++;
         trace_bcm4331_rx_drop("ring full", frame_len);
-        d11_update_irq(s);
+        d11_raise_dma_irq(d->mac, 0, D11_DMAIRQ_RX_UFLOW);
         return false;
     }
-    if (total > (d.ctl1 & D11_DESC_CTL1_LEN)) {
-        s->mac.rx_dropped++;
+    if (total > (desc.ctl1 & D11_DESC_CTL1_LEN)) {
+        d->rx_dropped++;
         trace_bcm4331_rx_drop("buffer too small", frame_len);
         return false;
     }
@@ -498,53 +563,80 @@ bool d11_dma_rx_reserve(Bcm4331State *s, size_t total, size_t frame_len,
 }
 
 /*
- * Write the frame into the reserved buffer and move CD on; false if the
- * write failed (a DMA error) or unplugged the card (d11_dma_gone()).  The
- * caller raises the RX interrupt.
+ * Write the frame into the reserved buffer, move CD on and raise RX_DONE;
+ * false if the write failed (a DMA error) or unplugged the card.
  */
-bool d11_dma_rx_commit(Bcm4331State *s, const D11RxSlot *slot,
+bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
                        const uint8_t *buf, size_t total)
 {
-    MemTxResult r = pci_dma_write(PCI_DEVICE(s), slot->addr, buf, total);
+    MemTxResult r = pci_dma_write(d->pci, slot->addr, buf, total);
 
-    if (d11_gone(s)) {
+    if (d11_gone(d)) {
         return false;           /* the write unplugged the card */
     }
     if (r != MEMTX_OK) {
         BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u RX buffer 0x%" PRIx64
                       " (%zu bytes) not writable", 0, slot->addr, total);
-        dma_fail(s, 0, true, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER,
+        dma_fail(d, 0, true, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER,
                  slot->cd);
         return false;
     }
-    s->mac.rx_cd[0] = slot->next;
-    s->mac.dma_reason[0] |= D11_DMAIRQ_RX_DONE;
+    d->rx_cd[0] = slot->next;
+    d11_raise_dma_irq(d->mac, 0, D11_DMAIRQ_RX_DONE);
     return true;
 }
 
 /* ------------------------------------------------------------------ */
 
-void d11_dma_init(Bcm4331State *s)
+void d11_dma_init(D11Dma *d)
 {
-    DeviceState *dev = DEVICE(s);
+    DeviceState *dev = DEVICE(d->pci);
 
-    s->tx_bh = qemu_bh_new_guarded(d11_tx_bh, s, &dev->mem_reentrancy_guard);
+    d->tx_bh = qemu_bh_new_guarded(d11_tx_bh, d, &dev->mem_reentrancy_guard);
 }
 
-void d11_dma_exit(Bcm4331State *s)
+void d11_dma_exit(D11Dma *d)
 {
-    qemu_bh_delete(s->tx_bh);
-    s->tx_bh = NULL;
+    qemu_bh_delete(d->tx_bh);
+    d->tx_bh = NULL;
 }
 
-void d11_dma_reset(Bcm4331State *s)
+void d11_dma_reset(D11Dma *d)
 {
-    D11State *m = &s->mac;
-
-    memset(m->tx_cd, 0, sizeof(m->tx_cd));
-    memset(m->rx_cd, 0, sizeof(m->rx_cd));
-    memset(m->tx_walk, 0, sizeof(m->tx_walk));
-    if (s->tx_bh) {
-        qemu_bh_cancel(s->tx_bh);
+    memset(d->regs, 0, sizeof(d->regs));
+    memset(d->tx_cd, 0, sizeof(d->tx_cd));
+    memset(d->rx_cd, 0, sizeof(d->rx_cd));
+    memset(d->tx_walk, 0, sizeof(d->tx_walk));
+    if (d->tx_bh) {
+        qemu_bh_cancel(d->tx_bh);
     }
 }
+
+static int d11_dma_post_load(void *opaque, int version_id)
+{
+    D11Dma *d = opaque;
+
+    /* ring positions index the rings: reject nonsense */
+    for (int i = 0; i < D11_DMA_ENGINES; i++) {
+        if (d->tx_cd[i] >= D11_DMA_RING_BYTES ||
+            d->rx_cd[i] >= D11_DMA_RING_BYTES) {
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+const VMStateDescription vmstate_d11_dma = {
+    .name = "bcm4331-d11-dma",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = d11_dma_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_2DARRAY(regs, D11Dma, D11_DMA_ENGINES,
+                               D11_DMA_ENGINE_WORDS),
+        VMSTATE_UINT32_ARRAY(tx_cd, D11Dma, D11_DMA_ENGINES),
+        VMSTATE_UINT32_ARRAY(rx_cd, D11Dma, D11_DMA_ENGINES),
+        VMSTATE_UINT32_ARRAY(tx_walk, D11Dma, D11_DMA_ENGINES),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -20,17 +20,13 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qemu/guest-random.h"
-#include "hw/irq.h"
 #include "migration/vmstate.h"
-#include "bcm4331.h"
+#include "d11-mac.h"
+#include "d11-dma.h"
+#include "d11-xmit.h"
+#include "fw.h"
+#include "htphy.h"
 #include "trace.h"
-
-#define D11_GUEST_ERR(trace, fmt, ...)                                  \
-    do {                                                                \
-        (trace_##trace)(__VA_ARGS__);                                   \
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: " #trace ": " fmt "\n", \
-                      ## __VA_ARGS__);                                  \
-    } while (0)
 
 /* Offset of the lowest byte lane an access touches */
 static uint32_t d11_lane_off(uint32_t off, uint32_t mask)
@@ -44,15 +40,6 @@ static const char *d11_reg_name(uint32_t off, uint32_t mask)
 
     if (a >= D11_DMA_REASON(0) && a < D11_DMA_REASON(D11_DMA_ENGINES)) {
         return (a & 4) ? "DMA_IRQ_MASK" : "DMA_REASON";
-    }
-    if (a >= D11_DMA_BASE && a < D11_DMA_END) {
-        static const char *const n[16] = {
-            "DMA_TXCTL", "DMA_TXINDEX", "DMA_TXRINGLO", "DMA_TXRINGHI",
-            "DMA_TXSTATUS", "DMA_TXERROR", "DMA_TX?", "DMA_TX?",
-            "DMA_RXCTL", "DMA_RXINDEX", "DMA_RXRINGLO", "DMA_RXRINGHI",
-            "DMA_RXSTATUS", "DMA_RXERROR", "DMA_RX?", "DMA_RX?",
-        };
-        return n[((a - D11_DMA_BASE) & 0x3f) >> 2];
     }
     switch (a) {
     case A_D11_RX_LAZY: return "RX_LAZY";
@@ -102,9 +89,8 @@ static const char *d11_reg_name(uint32_t off, uint32_t mask)
 /* ------------------------------------------------------------------ */
 /* interrupts                                                          */
 
-static uint32_t d11_irq_reason(Bcm4331State *s)
+static uint32_t d11_irq_reason(D11State *m)
 {
-    D11State *m = &s->mac;
     uint32_t r = m->irq_reason;
 
     /* bit 15 is the summary of the (masked) per-engine DMA reasons */
@@ -116,28 +102,103 @@ static uint32_t d11_irq_reason(Bcm4331State *s)
     return r;
 }
 
-bool d11_irq_pending(Bcm4331State *s)
+static bool d11_irq_pending(D11State *m)
 {
-    return (d11_irq_reason(s) & s->mac.irq_mask) != 0;
+    return (d11_irq_reason(m) & m->irq_mask) != 0;
 }
 
-void d11_update_irq(Bcm4331State *s)
+void d11_update_irq(D11State *m)
 {
-    trace_bcm4331_d11_irq(d11_irq_reason(s), s->mac.irq_mask);
-    qemu_set_irq(s->mac.irq, d11_irq_pending(s));
+    trace_bcm4331_d11_irq(d11_irq_reason(m), m->irq_mask);
+    qemu_set_irq(m->irq, d11_irq_pending(m));
+}
+
+void d11_raise_irq(D11State *m, uint32_t reason)
+{
+    m->irq_reason |= reason;
+    d11_update_irq(m);
+}
+
+/* the reasons become exactly @reason (the firmware's "alive" handshake) */
+void d11_set_irq_reason(D11State *m, uint32_t reason)
+{
+    m->irq_reason = reason;
+    d11_update_irq(m);
+}
+
+/* a DMA engine's reason; bit 15 of the general reason summarises them */
+void d11_raise_dma_irq(D11State *m, unsigned engine, uint32_t reason)
+{
+    assert(engine < D11_DMA_ENGINES);
+    m->dma_reason[engine] |= reason;
+    d11_update_irq(m);
 }
 
 /* ------------------------------------------------------------------ */
 /* shared memory                                                       */
 
-uint16_t d11_shm_read16(Bcm4331State *s, uint32_t byte_off)
+uint16_t d11_shm_read16(D11State *m, uint32_t byte_off)
 {
-    return lduw_le_p(&s->mac.shm[byte_off & (D11_SHM_SHARED_SIZE - 2)]);
+    return lduw_le_p(&m->shm[byte_off & (D11_SHM_SHARED_SIZE - 2)]);
 }
 
-void d11_shm_write16(Bcm4331State *s, uint32_t byte_off, uint16_t v)
+void d11_shm_write16(D11State *m, uint32_t byte_off, uint16_t v)
 {
-    stw_le_p(&s->mac.shm[byte_off & (D11_SHM_SHARED_SIZE - 2)], v);
+    stw_le_p(&m->shm[byte_off & (D11_SHM_SHARED_SIZE - 2)], v);
+}
+
+/* @len bytes of shared memory at @byte_off; false if they do not fit */
+bool d11_shm_read(D11State *m, uint32_t byte_off, void *buf, size_t len)
+{
+    if (byte_off > D11_SHM_SHARED_SIZE ||
+        len > D11_SHM_SHARED_SIZE - byte_off) {
+        return false;
+    }
+    memcpy(buf, m->shm + byte_off, len);
+    return true;
+}
+
+uint16_t d11_scratch(D11State *m, unsigned reg)
+{
+    return reg < D11_SHM_SCRATCH_REGS ? m->scratch[reg] : 0;
+}
+
+void d11_scratch_write(D11State *m, unsigned reg, uint16_t v)
+{
+    if (reg < D11_SHM_SCRATCH_REGS) {
+        m->scratch[reg] = v;
+    }
+}
+
+/* the address in RCMTA entry @entry (two words: bytes 0-3, 4-5) */
+void d11_rcmta_addr(D11State *m, unsigned entry, uint8_t *addr)
+{
+    uint32_t lo = 0, hi = 0;
+
+    if (2 * entry + 1 < D11_SHM_RCMTA_WORDS) {
+        lo = m->rcmta[2 * entry];
+        hi = m->rcmta[2 * entry + 1];
+    }
+    stl_le_p(addr, lo);
+    stw_le_p(addr + 4, hi);
+}
+
+/* @len bytes of template RAM at @off; false if they do not fit */
+bool d11_template_read(D11State *m, uint32_t off, void *buf, size_t len)
+{
+    if (off > D11_TEMPLATE_SIZE || len > D11_TEMPLATE_SIZE - off) {
+        return false;
+    }
+    memcpy(buf, m->tpl + off, len);
+    return true;
+}
+
+/* the station's own address: the first three RCM words */
+void d11_own_addr(D11State *m, uint8_t *addr)
+{
+    for (int i = 0; i < 3; i++) {
+        stw_le_p(addr + 2 * i, m->rcm[i]);
+    }
 }
 
 /*
@@ -154,9 +215,8 @@ typedef struct {
     uint32_t *word;         /* HW, RCMTA */
 } D11ShmRef;
 
-static bool d11_shm_ref(Bcm4331State *s, D11ShmRef *r, bool is_write)
+static bool d11_shm_ref(D11State *m, D11ShmRef *r, bool is_write)
 {
-    D11State *m = &s->mac;
 
     r->routing = FIELD_EX32(m->shm_control, D11_SHM_CONTROL, ROUTING);
     r->woff = FIELD_EX32(m->shm_control, D11_SHM_CONTROL, OFFSET);
@@ -191,7 +251,7 @@ static bool d11_shm_ref(Bcm4331State *s, D11ShmRef *r, bool is_write)
     case D11_SHM_UCODE:
         return true;    /* the microcode store: see fw.c */
     }
-    D11_GUEST_ERR(bcm4331_d11_ub_shm, "SHM routing %u offset 0x%x out of "
+    BCM_GUEST_ERR(bcm4331_d11_ub_shm, "SHM routing %u offset 0x%x out of "
                   "range (write %d)", r->routing, r->woff, is_write);
     return false;
 }
@@ -214,12 +274,12 @@ static void d11_shm_autoinc(D11State *m, bool is_write)
  * high half of the addressed word) share one 32-bit register slot; the
  * byte lanes say which was accessed.
  */
-static uint32_t d11_shm_data_read(Bcm4331State *s, uint32_t mask)
+static uint32_t d11_shm_data_read(D11State *m, uint32_t mask)
 {
     D11ShmRef r;
     uint32_t v = 0;
 
-    if (d11_shm_ref(s, &r, false)) {
+    if (d11_shm_ref(m, &r, false)) {
         if (r.bytes) {
             v = ldl_le_p(r.bytes);
         } else if (r.scratch) {
@@ -231,17 +291,17 @@ static uint32_t d11_shm_data_read(Bcm4331State *s, uint32_t mask)
     } else {
         v = UINT32_MAX;
     }
-    d11_shm_autoinc(&s->mac, false);
+    d11_shm_autoinc(m, false);
     return v;
 }
 
-static void d11_shm_data_write(Bcm4331State *s, uint32_t val, uint32_t mask)
+static void d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask)
 {
     D11ShmRef r;
 
-    if (d11_shm_ref(s, &r, true)) {
+    if (d11_shm_ref(m, &r, true)) {
         if (r.routing == D11_SHM_UCODE) {
-            bcm_fw_ucode_write(s, r.woff, val, mask);
+            bcm_fw_ucode_write(m->fw, r.woff, val, mask);
         } else {
             trace_bcm4331_d11_shm_write(r.routing, r.woff, val & mask, mask);
         }
@@ -253,7 +313,7 @@ static void d11_shm_data_write(Bcm4331State *s, uint32_t val, uint32_t mask)
             *r.word = (*r.word & ~mask) | (val & mask);
         }
     }
-    d11_shm_autoinc(&s->mac, true);
+    d11_shm_autoinc(m, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,31 +329,15 @@ static uint64_t d11_tsf(D11State *m)
     return d11_now_us() + m->tsf_offset;
 }
 
-uint64_t d11_tsf_now(Bcm4331State *s)
+uint64_t d11_tsf_now(D11State *m)
 {
-    return d11_tsf(&s->mac);
+    return d11_tsf(m);
 }
 
 static void d11_tsf_set(D11State *m, uint64_t tsf)
 {
     m->tsf_offset = tsf - d11_now_us();
     trace_bcm4331_d11_tsf_write(tsf);
-}
-
-/* ------------------------------------------------------------------ */
-/* DMA engine registers (the engines are in d11-dma.c)                 */
-
-static uint32_t d11_dma_read(Bcm4331State *s, uint32_t off)
-{
-    uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
-
-    switch (rel) {
-    case D11_DMA64_TXSTATUS:
-    case D11_DMA64_RXSTATUS:
-        return d11_dma_status(s, off);
-    default:
-        return s->mac.regs[off >> 2];
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -304,35 +348,18 @@ static uint32_t merge(uint32_t old, uint32_t val, uint32_t mask)
     return (old & ~mask) | (val & mask);
 }
 
-/*
- * With 32-bit engines (dma64=off) the engine registers are packed at
- * 0x200 + 0x20 n (b43 dma.h B43_DMA32_*): map each to its 64-bit
- * counterpart, where the engine model keeps them.
- */
-static uint32_t d11_dma32_reg(Bcm4331State *s, uint32_t off)
+uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
 {
-    static const uint8_t to64[8] = {
-        D11_DMA64_TXCTL, D11_DMA64_TXRINGLO, D11_DMA64_TXINDEX,
-        D11_DMA64_TXSTATUS, D11_DMA64_RXCTL, D11_DMA64_RXRINGLO,
-        D11_DMA64_RXINDEX, D11_DMA64_RXSTATUS,
-    };
-    uint32_t rel = off - D11_DMA_BASE;
+    uint32_t v;
 
-    if (s->dma64 || off < D11_DMA_BASE ||
-        rel >= D11_DMA_ENGINES * D11_DMA32_ENGINE_SIZE) {
-        return off;
+    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
+        /* the DMA engines own their registers */
+        v = d11_dma_read(m->dma, off);
+        trace_bcm4331_d11_read(d11_dma_reg_name(m->dma, off),
+                               d11_lane_off(off, mask),
+                               (v & mask) >> (mask ? ctz32(mask) : 0));
+        return v;
     }
-    return D11_DMA_BASE + 0x40 * (rel / D11_DMA32_ENGINE_SIZE) +
-           to64[(rel % D11_DMA32_ENGINE_SIZE) / 4];
-}
-
-uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
-{
-    D11State *m = &s->mac;
-    uint32_t v, lo, hi;
-
-    off = d11_dma32_reg(s, off);
-
     switch (off) {
     case A_D11_MACCTL:
         v = m->macctl;
@@ -341,7 +368,7 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
         v = m->maccmd;
         break;
     case A_D11_GEN_IRQ_REASON:
-        v = d11_irq_reason(s);   /* not read-to-clear */
+        v = d11_irq_reason(m);   /* not read-to-clear */
         break;
     case A_D11_GEN_IRQ_MASK:
         v = m->irq_mask;
@@ -366,14 +393,14 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
         break;
     case A_D11_SHM_DATA:
         /* 0x166 (SHM_DATA_UNALIGNED) reads the high half of the word */
-        v = d11_shm_data_read(s, mask);
+        v = d11_shm_data_read(m, mask);
         break;
     case A_D11_XMITSTAT_0:
         /* pops the oldest TX status; 0 (not valid) when empty */
-        v = d11_txstat_pop(s);
+        v = d11_txstat_pop(m->xmit);
         break;
     case A_D11_XMITSTAT_1:
-        v = d11_txstat_word1(s);    /* of the entry XMITSTAT_0 popped */
+        v = d11_txstat_word1(m->xmit);    /* of the entry XMITSTAT_0 popped */
         break;
     case A_D11_TSF_LOW: {
         uint64_t tsf = d11_tsf(m);
@@ -387,17 +414,13 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
         v = m->tsf_high_latch;
         break;
     case A_D11_RADIO24_CONTROL:
-        lo = s->phy.radio_addr;
-        hi = (mask & 0xffff0000) ? bcm_radio_data_read(s) : 0;
-        v = lo | (hi << 16);
+        v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_RADIO, mask);
         break;
     case A_D11_PHY_VER:
-        v = bcm_phy_version(s) | (m->regs[off >> 2] & 0xffff0000);
+        v = bcm_phy_version() | (m->regs[off >> 2] & 0xffff0000);
         break;
     case A_D11_PHY_CONTROL:
-        lo = s->phy.phy_addr;
-        hi = (mask & 0xffff0000) ? bcm_phy_data_read(s) : 0;
-        v = lo | (hi << 16);
+        v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_PHY, mask);
         break;
     case A_D11_MACFILTER_CONTROL:
         v = m->rcm_control | (m->rcm[m->rcm_control & 0x1f] << 16);
@@ -419,8 +442,6 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
             unsigned i = (off - 0x20) / 8;
 
             v = (off & 4) ? m->dma_mask[i] : m->dma_reason[i];
-        } else if (off >= D11_DMA_BASE && off < D11_DMA_END) {
-            v = d11_dma_read(s, off);
         } else {
             v = m->regs[off >> 2];
         }
@@ -431,32 +452,37 @@ uint32_t d11_mmio_read(Bcm4331State *s, uint32_t off, uint32_t mask)
     return v;
 }
 
-void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
-                    uint32_t mask)
+void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
 {
-    D11State *m = &s->mac;
+    bool dma = off >= D11_DMA_BASE && off < D11_DMA_END;
     uint32_t old;
 
-    off = d11_dma32_reg(s, off);
-    trace_bcm4331_d11_write(d11_reg_name(off, mask), d11_lane_off(off, mask),
+    trace_bcm4331_d11_write(dma ? d11_dma_reg_name(m->dma, off)
+                                : d11_reg_name(off, mask),
+                            d11_lane_off(off, mask),
                             (val & mask) >> (mask ? ctz32(mask) : 0));
+    if (dma) {
+        /* the DMA engines own their registers */
+        d11_dma_write(m->dma, off, val, mask);
+        return;
+    }
     switch (off) {
     case A_D11_MACCTL:
         old = m->macctl;
         m->macctl = merge(old, val, mask);
-        bcm_fw_macctl_changed(s, old, m->macctl);
-        bcm_fw_tbtt_update(s);
+        bcm_fw_macctl_changed(m->fw, old, m->macctl);
+        bcm_fw_tbtt_update(m->fw);
         return;
     case A_D11_MACCMD:
         m->maccmd = merge(m->maccmd, val, mask);
         return;
     case A_D11_GEN_IRQ_REASON:
         m->irq_reason &= ~(val & mask);     /* write 1 to clear */
-        d11_update_irq(s);
+        d11_update_irq(m);
         return;
     case A_D11_GEN_IRQ_MASK:
         m->irq_mask = merge(m->irq_mask, val, mask);
-        d11_update_irq(s);
+        d11_update_irq(m);
         return;
     case A_D11_RAM_CONTROL:
         m->ram_control = merge(m->ram_control, val, mask);
@@ -466,7 +492,7 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
         uint8_t *p = &m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)];
 
         if (m->ram_control >= D11_TEMPLATE_SIZE) {
-            D11_GUEST_ERR(bcm4331_d11_ub_tpl, "template RAM offset 0x%x out "
+            BCM_GUEST_ERR(bcm4331_d11_ub_tpl, "template RAM offset 0x%x out "
                           "of range", m->ram_control);
             return;
         }
@@ -480,14 +506,14 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
     case A_D11_RADIO_HWENABLED_HI:
     case A_D11_XMITSTAT_0:
     case A_D11_XMITSTAT_1:
-        D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only register "
+        BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only register "
                       "0x%x", val, off);
         return;
     case A_D11_SHM_CONTROL:
         m->shm_control = merge(m->shm_control, val, mask);
         return;
     case A_D11_SHM_DATA:
-        d11_shm_data_write(s, val, mask);
+        d11_shm_data_write(m, val, mask);
         return;
     case A_D11_TSF_LOW:
         m->tsf_low_pending = merge(m->tsf_low_pending, val, mask);
@@ -496,35 +522,25 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
         /* writing the high word commits both (atomic write) */
         d11_tsf_set(m, ((uint64_t)merge(d11_tsf(m) >> 32, val, mask) << 32) |
                     m->tsf_low_pending);
-        bcm_fw_tbtt_update(s);
+        bcm_fw_tbtt_update(m->fw);
         return;
     case A_D11_TSF_CFP_REP:
     case A_D11_TSF_CFP_START:
         m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
-        bcm_fw_tbtt_update(s);
+        bcm_fw_tbtt_update(m->fw);
         return;
     case A_D11_RADIO24_CONTROL:
-        if (mask & 0xffff) {
-            s->phy.radio_addr = merge(s->phy.radio_addr, val, mask);
-        }
-        if (mask & 0xffff0000) {
-            bcm_radio_data_write(s, val >> 16);
-        }
+        bcm_phy_port_write(m->phy, BCM_PHY_PORT_RADIO, val, mask);
         return;
     case A_D11_PHY_VER:
         if (mask & 0xffff) {
-            D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
+            BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
                           "register 0x%x", val, off);
         }
         m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff0000);
         return;
     case A_D11_PHY_CONTROL:
-        if (mask & 0xffff) {
-            s->phy.phy_addr = merge(s->phy.phy_addr, val, mask);
-        }
-        if (mask & 0xffff0000) {
-            bcm_phy_data_write(s, val >> 16);
-        }
+        bcm_phy_port_write(m->phy, BCM_PHY_PORT_PHY, val, mask);
         return;
     case A_D11_MACFILTER_CONTROL:
         if (mask & 0xffff) {
@@ -562,26 +578,7 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
         } else {
             m->dma_reason[i] &= ~(val & mask);  /* write 1 to clear */
         }
-        d11_update_irq(s);
-        return;
-    }
-    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
-        uint32_t rel = (off - D11_DMA_BASE) & 0x3f;
-
-        if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
-            rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
-            D11_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
-                          "register 0x%x", val, off);
-            return;
-        }
-        if (rel == D11_DMA64_TXCTL || rel == D11_DMA64_RXCTL) {
-            trace_bcm4331_d11_dma_ctl((off - D11_DMA_BASE) / 0x40,
-                                      rel == D11_DMA64_TXCTL ? "TX" : "RX",
-                                      merge(m->regs[off >> 2], val, mask));
-        }
-        old = m->regs[off >> 2];
-        m->regs[off >> 2] = merge(old, val, mask);
-        d11_dma_reg_write(s, off, old, m->regs[off >> 2]);
+        d11_update_irq(m);
         return;
     }
     /* everything else stores and reads back (initvals may write anywhere) */
@@ -592,31 +589,54 @@ void d11_mmio_write(Bcm4331State *s, uint32_t off, uint32_t val,
 /* rfkill, reset, migration                                            */
 
 /* the MAC is enabled and the firmware runs: frames may go out */
-bool d11_mac_running(Bcm4331State *s)
+bool d11_mac_running(D11State *m)
 {
-    return s->fw.psm_running && FIELD_EX32(s->mac.macctl, D11_MACCTL, ENABLED);
+    return bcm_fw_running(m->fw) && FIELD_EX32(m->macctl, D11_MACCTL, ENABLED);
 }
 
-void d11_set_rfkill(Bcm4331State *s, bool blocked)
+/* the radio transmits and receives: rfkill off, chip 0 powered, tuned */
+bool d11_radio_on(D11State *m)
 {
-    D11State *m = &s->mac;
+    return !m->rfkill && bcm_phy_radio_powered(m->phy);
+}
 
+uint32_t d11_macctl(D11State *m)
+{
+    return m->macctl;
+}
+
+uint32_t d11_maccmd(D11State *m)
+{
+    return m->maccmd;
+}
+
+void d11_maccmd_clear(D11State *m, uint32_t bits)
+{
+    m->maccmd &= ~bits;
+}
+
+/* a plain (store and read back) register the firmware reads */
+uint32_t d11_reg(D11State *m, uint32_t off)
+{
+    return m->regs[(off & (BCMA_CORE_SIZE - 4)) >> 2];
+}
+
+void d11_set_rfkill(D11State *m, bool blocked)
+{
     if (m->rfkill == blocked) {
         return;
     }
     m->rfkill = blocked;
     trace_bcm4331_d11_rfkill(blocked);
     /* the switch change interrupt (b43 polls the switch; it only acks) */
-    if (s->fw.psm_running) {
-        m->irq_reason |= D11_IRQ_RFKILL;
-        d11_update_irq(s);
+    if (bcm_fw_running(m->fw)) {
+        d11_raise_irq(m, D11_IRQ_RFKILL);
     }
 }
 
 /* the registers to their power-on values (no interrupt change) */
-static void d11_core_reset_state(Bcm4331State *s)
+static void d11_core_reset_state(D11State *m)
 {
-    D11State *m = &s->mac;
 
     trace_bcm4331_d11_core_reset();
     memset(m->regs, 0, sizeof(m->regs));
@@ -633,22 +653,21 @@ static void d11_core_reset_state(Bcm4331State *s)
     m->tsf_low_pending = 0;
     m->gpio_control = 0;
     d11_tsf_set(m, 0);
-    bcm_fw_reset(s);
-    d11_dma_reset(s);
-    d11_xmit_reset(s);
+    bcm_fw_reset(m->fw);
+    d11_dma_reset(m->dma);
+    d11_xmit_reset(m->xmit);
 }
 
 /* bcma core reset of the 802.11 core: registers to power-on values */
-void d11_core_reset(Bcm4331State *s)
+void d11_core_reset(D11State *m)
 {
-    d11_core_reset_state(s);
-    d11_update_irq(s);
+    d11_core_reset_state(m);
+    d11_update_irq(m);
 }
 
 /* device reset: also the memories, the PHY and the radio */
-void d11_reset(Bcm4331State *s)
+void d11_reset(D11State *m)
 {
-    D11State *m = &s->mac;
 
     memset(m->shm, 0, sizeof(m->shm));
     memset(m->scratch, 0, sizeof(m->scratch));
@@ -656,34 +675,38 @@ void d11_reset(Bcm4331State *s)
     memset(m->rcmta, 0, sizeof(m->rcmta));
     memset(m->tpl, 0, sizeof(m->tpl));
     memset(m->rcm, 0, sizeof(m->rcm));
-    bcm_phy_reset(s);
+    bcm_phy_reset(m->phy);
     /* the interrupt line follows in the reset's hold phase */
-    d11_core_reset_state(s);
+    d11_core_reset_state(m);
 }
 
-static int d11_post_load(void *opaque, int version_id)
+/* the core on the backplane */
+static uint32_t d11_core_read(void *opaque, uint32_t off, uint32_t mask)
 {
-    D11State *m = opaque;
-
-    /* indexes into fixed arrays and rings: reject nonsense */
-    if (m->txstat_head >= D11_TXSTAT_FIFO ||
-        m->txstat_count > D11_TXSTAT_FIFO) {
-        return -EINVAL;
-    }
-    for (int i = 0; i < D11_DMA_ENGINES; i++) {
-        if (m->tx_cd[i] >= D11_DMA_RING_BYTES ||
-            m->rx_cd[i] >= D11_DMA_RING_BYTES) {
-            return -EINVAL;
-        }
-    }
-    return 0;
+    return d11_mmio_read(opaque, off, mask);
 }
+
+static void d11_core_write(void *opaque, uint32_t off, uint32_t val,
+                           uint32_t mask)
+{
+    d11_mmio_write(opaque, off, val, mask);
+}
+
+static void d11_core_reset_op(void *opaque)
+{
+    d11_core_reset(opaque);
+}
+
+const BcmaCoreOps d11_core_ops = {
+    .read = d11_core_read,
+    .write = d11_core_write,
+    .reset = d11_core_reset_op,
+};
 
 const VMStateDescription vmstate_d11 = {
     .name = "bcm4331-d11",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .post_load = d11_post_load,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(regs, D11State, BCMA_CORE_SIZE / 4),
         VMSTATE_UINT32(macctl, D11State),
@@ -706,13 +729,6 @@ const VMStateDescription vmstate_d11 = {
         VMSTATE_UINT32(tsf_low_pending, D11State),
         VMSTATE_UINT16(gpio_control, D11State),
         VMSTATE_BOOL(rfkill, D11State),
-        VMSTATE_UINT32_ARRAY(tx_cd, D11State, D11_DMA_ENGINES),
-        VMSTATE_UINT32_ARRAY(rx_cd, D11State, D11_DMA_ENGINES),
-        VMSTATE_UINT32_ARRAY(tx_walk, D11State, D11_DMA_ENGINES),
-        VMSTATE_UINT32_2DARRAY(txstat, D11State, D11_TXSTAT_FIFO, 2),
-        VMSTATE_UINT32(txstat_head, D11State),
-        VMSTATE_UINT32(txstat_count, D11State),
-        VMSTATE_UINT32(txstat_latch, D11State),
         VMSTATE_END_OF_LIST()
     },
 };

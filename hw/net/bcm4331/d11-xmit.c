@@ -21,7 +21,11 @@
 #include "migration/vmstate.h"
 #include <zlib.h>
 #include "hw/net/wifi/crypto.h"
-#include "bcm4331.h"
+#include "d11-xmit.h"
+#include "d11-dma.h"
+#include "d11-mac.h"
+#include "fw.h"
+#include "htphy.h"
 #include "trace.h"
 
 /* the 802.11 header up to the sequence control field the firmware reads */
@@ -30,31 +34,29 @@
 /* ------------------------------------------------------------------ */
 /* TX status FIFO                                                      */
 
-static void d11_txstat_push(Bcm4331State *s, uint32_t w0, uint32_t w1)
+static void d11_txstat_push(D11Xmit *x, uint32_t w0, uint32_t w1)
 {
-    D11State *m = &s->mac;
     unsigned i;
 
-    if (m->txstat_count >= D11_TXSTAT_FIFO) {
+    if (x->txstat_count >= D11_TXSTAT_FIFO) {
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full\n");
         return;
     }
-    i = (m->txstat_head + m->txstat_count) % D11_TXSTAT_FIFO;
-    m->txstat[i][0] = w0;
-    m->txstat[i][1] = w1;
-    m->txstat_count++;
-    m->irq_reason |= D11_IRQ_TX_OK;
+    i = (x->txstat_head + x->txstat_count) % D11_TXSTAT_FIFO;
+    x->txstat[i][0] = w0;
+    x->txstat[i][1] = w1;
+    x->txstat_count++;
     trace_bcm4331_txstat(FIELD_EX32(w0, D11_XMITSTAT_0, COOKIE),
                          FIELD_EX32(w0, D11_XMITSTAT_0, ACKED),
                          FIELD_EX32(w0, D11_XMITSTAT_0, FRAME_COUNT));
-    d11_update_irq(s);
+    d11_raise_irq(x->mac, D11_IRQ_TX_OK);
 }
 
 /*
  * The TX status of frame @cookie: @attempts transmissions (0: never sent,
  * the firmware dropped it), @acked, the frame's sequence number @seq.
  */
-static void d11_txstat_report(Bcm4331State *s, uint16_t cookie,
+static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
                               unsigned attempts, bool acked, uint16_t seq)
 {
     uint32_t w0 = 0, w1 = 0;
@@ -64,28 +66,27 @@ static void d11_txstat_report(Bcm4331State *s, uint16_t cookie,
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, MIN(attempts, 15));
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, COOKIE, cookie);
     w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, seq);
-    d11_txstat_push(s, w0, w1);
+    d11_txstat_push(x, w0, w1);
 }
 
-uint32_t d11_txstat_pop(Bcm4331State *s)
+uint32_t d11_txstat_pop(D11Xmit *x)
 {
-    D11State *m = &s->mac;
     uint32_t w0;
 
-    if (!m->txstat_count) {
-        m->txstat_latch = 0;
+    if (!x->txstat_count) {
+        x->txstat_latch = 0;
         return 0;
     }
-    w0 = m->txstat[m->txstat_head][0];
-    m->txstat_latch = m->txstat[m->txstat_head][1];
-    m->txstat_head = (m->txstat_head + 1) % D11_TXSTAT_FIFO;
-    m->txstat_count--;
+    w0 = x->txstat[x->txstat_head][0];
+    x->txstat_latch = x->txstat[x->txstat_head][1];
+    x->txstat_head = (x->txstat_head + 1) % D11_TXSTAT_FIFO;
+    x->txstat_count--;
     return w0;
 }
 
-uint32_t d11_txstat_word1(Bcm4331State *s)
+uint32_t d11_txstat_word1(D11Xmit *x)
 {
-    return s->mac.txstat_latch;
+    return x->txstat_latch;
 }
 
 /* ------------------------------------------------------------------ */
@@ -109,36 +110,36 @@ static uint8_t ofdm_rate_code(uint16_t rate)
 
 /* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
 
-static bool d11_tx_fifo_room(Bcm4331State *s)
+static bool d11_tx_fifo_room(D11Xmit *x)
 {
-    return s->tx_fifo_count < D11_TX_FIFO &&
-           wifi_medium_txq_len(&s->air) < WIFI_TX_QUEUE_MAX;
+    return x->tx_fifo_count < D11_TX_FIFO &&
+           wifi_medium_txq_len(&x->air) < WIFI_TX_QUEUE_MAX;
 }
 
 /* may an engine fetch another frame?  Not while the TX FIFO is full */
-bool d11_xmit_may_fetch(Bcm4331State *s)
+bool d11_xmit_may_fetch(D11Xmit *x)
 {
-    return !(wifi_medium_paced(&s->air) && bcm_radio_on(s)) ||
-           d11_tx_fifo_room(s);
+    return !(wifi_medium_paced(&x->air) && d11_radio_on(x->mac)) ||
+           d11_tx_fifo_room(x);
 }
 
-static void d11_tx_fifo_push(Bcm4331State *s, unsigned n, uint16_t cookie,
+static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
                              uint16_t seq, bool want_ack)
 {
-    D11TxPending *p = &s->tx_fifo[(s->tx_fifo_head + s->tx_fifo_count) %
+    D11TxPending *p = &x->tx_fifo[(x->tx_fifo_head + x->tx_fifo_count) %
                                   D11_TX_FIFO];
 
     *p = (D11TxPending) {
         .cookie = cookie, .seq = seq, .engine = n, .want_ack = want_ack,
     };
-    s->tx_fifo_count++;
+    x->tx_fifo_count++;
 }
 
 /* engine @n was disabled or its ring moved: its frames report nothing */
-void d11_xmit_engine_reset(Bcm4331State *s, unsigned n)
+void d11_xmit_engine_reset(D11Xmit *x, unsigned n)
 {
-    for (uint32_t i = 0; i < s->tx_fifo_count; i++) {
-        D11TxPending *p = &s->tx_fifo[(s->tx_fifo_head + i) % D11_TX_FIFO];
+    for (uint32_t i = 0; i < x->tx_fifo_count; i++) {
+        D11TxPending *p = &x->tx_fifo[(x->tx_fifo_head + i) % D11_TX_FIFO];
 
         if (p->engine == n) {
             p->dead = true;
@@ -151,7 +152,7 @@ void d11_xmit_engine_reset(Bcm4331State *s, unsigned n)
  * time the frame is queued there and its TX status comes from
  * d11_air_tx_done() when the exchange ends; the engine moves on at once.
  */
-void d11_xmit_tx(Bcm4331State *s, unsigned n, uint8_t *buf, size_t len)
+void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
 {
     uint32_t mac_ctl;
     uint16_t phy_ctl, cookie;
@@ -178,7 +179,7 @@ void d11_xmit_tx(Bcm4331State *s, unsigned n, uint8_t *buf, size_t len)
     m = (WifiFrameMeta) {
         .ofdm = phy_ctl & D11_TXH_PHY_ENC_OFDM,
         .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
-        .txpower_dbm = s->txpower,
+        .txpower_dbm = x->txpower,
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
     };
 
@@ -186,19 +187,19 @@ void d11_xmit_tx(Bcm4331State *s, unsigned n, uint8_t *buf, size_t len)
         /* not a frame: the firmware drops it, reporting it not sent */
         BCM_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
                       len);
-        d11_txstat_report(s, cookie, 0, false, 0);
+        d11_txstat_report(x, cookie, 0, false, 0);
         return;
     }
     flen = len - D11_TXH_LEN;
     group = ieee80211_is_group(ieee80211_addr1(f));
-    bcm_fw_tx_fixup(s, n, cookie, f);
+    bcm_fw_tx_fixup(x->fw, n, cookie, f);
     if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
         /* hardware key: encrypt the body, append ICV/MIC (d11-crypto.c) */
-        flen = d11_tx_encrypt(s, mac_ctl, f, flen,
+        flen = d11_tx_encrypt(x->mac, mac_ctl, f, flen,
                               D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM -
                               D11_TXH_LEN);
         if (!flen) {
-            d11_txstat_report(s, cookie, 0, false, 0);
+            d11_txstat_report(x, cookie, 0, false, 0);
             return;
         }
     }
@@ -209,29 +210,47 @@ void d11_xmit_tx(Bcm4331State *s, unsigned n, uint8_t *buf, size_t len)
         m.rate_500k = IEEE80211_RATE_1M;
         m.ofdm = false;
     }
-    m.freq_mhz = s->phy.freq_mhz;
-    limit = s->mac.scratch[(mac_ctl & D11_TXH_MAC_LONGFRAME) ?
-                           D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT];
+    m.freq_mhz = bcm_phy_freq(x->phy);
+    limit = d11_scratch(x->mac, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
+                                D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT);
     limit = want_ack && !group ? MIN(MAX(limit, 1), 15) : 1;
 
     trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
-    if (!bcm_radio_on(s)) {
+    if (!d11_radio_on(x->mac)) {
         /* the radio is off: every attempt goes unanswered */
-        d11_txstat_report(s, cookie, limit, false, ieee80211_seq(f));
+        d11_txstat_report(x, cookie, limit, false, ieee80211_seq(f));
         return;
     }
-    switch (wifi_medium_transmit(&s->air, f, flen, &m, limit, true, &r)) {
+    switch (wifi_medium_transmit(&x->air, f, flen, &m, limit, true, &r)) {
     case WIFI_TX_QUEUED:
         /* its status comes from d11_air_tx_done() */
-        d11_tx_fifo_push(s, n, cookie, ieee80211_seq(f), want_ack);
+        d11_tx_fifo_push(x, n, cookie, ieee80211_seq(f), want_ack);
         break;
     case WIFI_TX_DONE:
-        d11_txstat_report(s, cookie, r.attempts, want_ack && r.acked,
+        d11_txstat_report(x, cookie, r.attempts, want_ack && r.acked,
                           ieee80211_seq(f));
         break;
     default:
-        d11_txstat_report(s, cookie, 0, false, 0);
+        d11_txstat_report(x, cookie, 0, false, 0);
         break;
+    }
+}
+
+/* a beacon from the firmware's template: no ACK, no retry, no status */
+void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
+                     bool ofdm)
+{
+    WifiFrameMeta meta = {
+        .freq_mhz = bcm_phy_freq(x->phy),
+        .txpower_dbm = x->txpower,
+        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+        .ofdm = ofdm,
+        .rate_500k = ofdm ? IEEE80211_RATE_6M : IEEE80211_RATE_1M,
+    };
+
+    if (d11_radio_on(x->mac)) {
+        wifi_medium_transmit(&x->air, (uint8_t *)frame, len, &meta, 1, false,
+                             NULL);
     }
 }
 
@@ -240,36 +259,30 @@ void d11_xmit_tx(Bcm4331State *s, unsigned n, uint8_t *buf, size_t len)
 
 static uint32_t d11_air_freq(WifiMediumClient *c)
 {
-    Bcm4331State *s = c->opaque;
+    D11Xmit *x = c->opaque;
 
-    return bcm_radio_on(s) ? s->phy.freq_mhz : 0;
+    return d11_radio_on(x->mac) ? bcm_phy_freq(x->phy) : 0;
 }
 
-static void d11_own_mac(Bcm4331State *s, uint8_t *mac, unsigned first)
+static bool d11_rx_ready(D11Xmit *x)
 {
-    for (int i = 0; i < 3; i++) {
-        mac[2 * i] = s->mac.rcm[first + i];
-        mac[2 * i + 1] = s->mac.rcm[first + i] >> 8;
-    }
-}
-
-static bool d11_rx_ready(Bcm4331State *s)
-{
-    return d11_mac_running(s) && bcm_radio_on(s) && d11_dma_rx_enabled(s);
+    return d11_mac_running(x->mac) && d11_radio_on(x->mac) &&
+           d11_dma_rx_enabled(x->dma);
 }
 
 static bool d11_air_acks(WifiMediumClient *c, const uint8_t *addr1)
 {
-    Bcm4331State *s = c->opaque;
-    uint8_t own[6];
+    D11Xmit *x = c->opaque;
+    uint8_t own[IEEE80211_ADDR_LEN];
 
-    d11_own_mac(s, own, 0);
-    return d11_rx_ready(s) && !memcmp(addr1, own, 6);
+    d11_own_addr(x->mac, own);
+    return d11_rx_ready(x) && !memcmp(addr1, own, IEEE80211_ADDR_LEN);
 }
 
 /* the firmware's receive filter (what b43_adjust_opmode() selects) */
-static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
+static bool d11_rx_filter(D11Xmit *x, const uint8_t *f, size_t len)
 {
+    uint32_t macctl = d11_macctl(x->mac);
     bool ctrl;
     uint8_t own[IEEE80211_ADDR_LEN];
 
@@ -277,10 +290,10 @@ static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
         return false;
     }
     ctrl = ieee80211_is_ctrl(f);
-    if (ctrl && !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL)) {
+    if (ctrl && !FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
         return false;           /* control frames: consumed by the MAC */
     }
-    d11_own_mac(s, own, 0);
+    d11_own_addr(x->mac, own);
     /* ACK and CTS to us answer our own frames: the firmware eats them */
     if (ctrl && (ieee80211_subtype(f) == IEEE80211_STYPE_ACK ||
                  ieee80211_subtype(f) == IEEE80211_STYPE_CTS) &&
@@ -296,42 +309,42 @@ static bool d11_rx_filter(Bcm4331State *s, const uint8_t *f, size_t len)
      * core, but asks for control frames and all beacons (mac80211's
      * FIF_CONTROL and FIF_BCN_PRBRESP_PROMISC with a monitor interface).
      */
-    return FIELD_EX32(s->mac.macctl, D11_MACCTL, PROMISC) ||
-           (FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_CTL) &&
-            FIELD_EX32(s->mac.macctl, D11_MACCTL, BEACPROMISC));
+    return FIELD_EX32(macctl, D11_MACCTL, PROMISC) ||
+           (FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL) &&
+            FIELD_EX32(macctl, D11_MACCTL, BEACPROMISC));
 }
 
-static void d11_rx_frame(Bcm4331State *s, const uint8_t *f, size_t len,
+static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
                          const WifiFrameMeta *meta)
 {
-    uint32_t fo = d11_dma_rx_offset(s), octets;
+    uint32_t fo = d11_dma_rx_offset(x->dma), octets;
     g_autofree uint8_t *buf = NULL;
     size_t total, flen = len + 4;           /* frame + FCS */
     uint64_t tsf;
     uint32_t fcs, macstat;
     D11RxSlot slot;
 
-    if (!d11_rx_ready(s) || meta->freq_mhz != s->phy.freq_mhz) {
+    if (!d11_rx_ready(x) || meta->freq_mhz != bcm_phy_freq(x->phy)) {
         return;
     }
     /*
      * A frame with a bad FCS: its addresses cannot be trusted, the
      * firmware passes it (flagged) only when asked to (KEEP_BAD).
      */
-    if (meta->fcs_bad ? !FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_BAD)
-                      : !d11_rx_filter(s, f, len)) {
+    if (meta->fcs_bad ? !FIELD_EX32(d11_macctl(x->mac), D11_MACCTL, KEEP_BAD)
+                      : !d11_rx_filter(x, f, len)) {
         return;
     }
     fo = MAX(fo, D11_RXH_LEN);
     total = fo + D11_PLCP_LEN + flen;
-    if (!d11_dma_rx_reserve(s, total, len, &slot)) {
+    if (!d11_dma_rx_reserve(x->dma, total, len, &slot)) {
         return;
     }
     buf = g_malloc0(total);
     /* a protected frame for which the key table has a key: decrypt */
     memcpy(buf + fo + D11_PLCP_LEN, f, len);
     macstat = meta->fcs_bad ? D11_RX_MAC_FCSERR :
-              d11_rx_decrypt(s, buf + fo + D11_PLCP_LEN, len);
+              d11_rx_decrypt(x->mac, buf + fo + D11_PLCP_LEN, len);
     /* RX header, format 598 */
     stw_le_p(buf + D11_RXH_FRAME_LEN, D11_PLCP_LEN + flen);
     stw_le_p(buf + D11_RXH_PHY_STATUS0, meta->ofdm ? D11_RX_PHYST0_OFDM :
@@ -339,11 +352,10 @@ static void d11_rx_frame(Bcm4331State *s, const uint8_t *f, size_t len,
     memset(buf + D11_RXH_HT_POWER0, (uint8_t)meta->signal_dbm,
            D11_RXH_HT_POWERS);
     stl_le_p(buf + D11_RXH_MAC_STATUS, macstat);
-    tsf = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / SCALE_US +
-          s->mac.tsf_offset;
+    tsf = d11_tsf_now(x->mac);
     stw_le_p(buf + D11_RXH_MAC_TIME, (tsf - meta->airtime_us - 1) & 0xffff);
     stw_le_p(buf + D11_RXH_CHANNEL,
-             (bcm_phy_channel(s) << D11_RXH_CHANNEL_SHIFT) |
+             (bcm_phy_channel(x->phy) << D11_RXH_CHANNEL_SHIFT) |
              D11_RXH_PHYTYPE_HT);
     /* PLCP header as the PHY received it */
     octets = flen;
@@ -360,49 +372,49 @@ static void d11_rx_frame(Bcm4331State *s, const uint8_t *f, size_t len,
     }
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
 
-    if (!d11_dma_rx_commit(s, &slot, buf, total)) {
+    if (!d11_dma_rx_commit(x->dma, &slot, buf, total)) {
         return;
     }
     trace_bcm4331_rx(len, meta->signal_dbm, slot.cd);
-    d11_update_irq(s);
 }
 
 static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
                             const WifiFrameMeta *meta)
 {
-    Bcm4331State *s = c->opaque;
+    D11Xmit *x = c->opaque;
 
-    d11_dma_hold(s);
-    d11_rx_frame(s, f, len, meta);
-    d11_dma_release(s);
+    d11_dma_hold(x->dma);
+    d11_rx_frame(x, f, len, meta);
+    d11_dma_release(x->dma);
 }
 
 /* airtime on: the exchange of the oldest frame in the TX FIFO is over */
 static void d11_air_tx_done(WifiMediumClient *c, bool acked,
                             unsigned attempts)
 {
-    Bcm4331State *s = c->opaque;
+    D11Xmit *x = c->opaque;
     D11TxPending *p;
 
-    if (!s->tx_fifo_count) {
+    if (!x->tx_fifo_count) {
         return;                 /* a frame queued before a reset */
     }
-    p = &s->tx_fifo[s->tx_fifo_head];
-    s->tx_fifo_head = (s->tx_fifo_head + 1) % D11_TX_FIFO;
-    s->tx_fifo_count--;
+    p = &x->tx_fifo[x->tx_fifo_head];
+    x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
+    x->tx_fifo_count--;
     if (!p->dead) {
-        d11_txstat_report(s, p->cookie, attempts, p->want_ack && acked,
+        d11_txstat_report(x, p->cookie, attempts, p->want_ack && acked,
                           p->seq);
     }
-    d11_dma_fetch_now(s);       /* room in the FIFO again */
+    d11_dma_fetch_now(x->dma);  /* room in the FIFO again */
 }
 
 /* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */
 static bool d11_air_wants_bad_fcs(WifiMediumClient *c)
 {
-    Bcm4331State *s = c->opaque;
+    D11Xmit *x = c->opaque;
 
-    return d11_rx_ready(s) && FIELD_EX32(s->mac.macctl, D11_MACCTL, KEEP_BAD);
+    return d11_rx_ready(x) && FIELD_EX32(d11_macctl(x->mac), D11_MACCTL,
+                                         KEEP_BAD);
 }
 
 static const WifiMediumClientOps d11_air_ops = {
@@ -413,57 +425,49 @@ static const WifiMediumClientOps d11_air_ops = {
     .tx_done = d11_air_tx_done,
 };
 
-void d11_xmit_init(Bcm4331State *s)
+void d11_xmit_init(D11Xmit *x, DeviceState *dev)
 {
-    DeviceState *dev = DEVICE(s);
-
-    s->air.ops = &d11_air_ops;
-    s->air.opaque = s;
-    s->air.name = dev->id ? dev->id : "bcm4331";
-    memcpy(s->air.pos, s->pos, sizeof(s->pos));
-    wifi_medium_attach(s->medium, &s->air, dev);
+    x->air.ops = &d11_air_ops;
+    x->air.opaque = x;
+    x->air.name = dev->id ? dev->id : "bcm4331";
+    memcpy(x->air.pos, x->pos, sizeof(x->pos));
+    wifi_medium_attach(x->medium, &x->air, dev);
 }
 
-void d11_xmit_exit(Bcm4331State *s)
+void d11_xmit_exit(D11Xmit *x)
 {
-    wifi_medium_detach(&s->air);
+    wifi_medium_detach(&x->air);
 }
 
-void d11_xmit_reset(Bcm4331State *s)
+void d11_xmit_reset(D11Xmit *x)
 {
-    D11State *m = &s->mac;
-
-    m->txstat_head = 0;
-    m->txstat_count = 0;
-    m->txstat_latch = 0;
+    x->txstat_head = 0;
+    x->txstat_count = 0;
+    x->txstat_latch = 0;
     /* the frames in the TX FIFO are dropped, unreported */
-    s->tx_fifo_head = 0;
-    s->tx_fifo_count = 0;
-    wifi_medium_flush(&s->air);
+    x->tx_fifo_head = 0;
+    x->tx_fifo_count = 0;
+    wifi_medium_flush(&x->air);
 }
 
 /*
  * Migration: the frames in the TX FIFO were queued on the source's air,
  * which does not move.  For the driver they were sent and not
  * acknowledged (lost in the move): it gets their TX status here, in order,
- * so that its rings stay in step.
+ * so that its rings stay in step.  Called once every block is loaded.
  */
-int d11_xmit_post_load(Bcm4331State *s)
+void d11_xmit_post_load(D11Xmit *x)
 {
-    if (s->tx_fifo_head >= D11_TX_FIFO || s->tx_fifo_count > D11_TX_FIFO) {
-        return -EINVAL;
-    }
-    while (s->tx_fifo_count) {
-        D11TxPending *p = &s->tx_fifo[s->tx_fifo_head];
+    while (x->tx_fifo_count) {
+        D11TxPending *p = &x->tx_fifo[x->tx_fifo_head];
 
         if (!p->dead) {
-            d11_txstat_report(s, p->cookie, 1, false, p->seq);
+            d11_txstat_report(x, p->cookie, 1, false, p->seq);
         }
-        s->tx_fifo_head = (s->tx_fifo_head + 1) % D11_TX_FIFO;
-        s->tx_fifo_count--;
+        x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
+        x->tx_fifo_count--;
     }
-    s->tx_fifo_head = 0;
-    return 0;
+    x->tx_fifo_head = 0;
 }
 
 static const VMStateDescription vmstate_d11_tx_pending = {
@@ -482,21 +486,52 @@ static const VMStateDescription vmstate_d11_tx_pending = {
 
 static bool d11_tx_fifo_needed(void *opaque)
 {
-    Bcm4331State *s = opaque;
+    D11Xmit *x = opaque;
 
-    return s->tx_fifo_count != 0;
+    return x->tx_fifo_count != 0;
 }
 
-const VMStateDescription vmstate_d11_tx_fifo = {
-    .name = "bcm4331/tx-fifo",
+static const VMStateDescription vmstate_d11_tx_fifo = {
+    .name = "bcm4331-d11-xmit/tx-fifo",
     .version_id = 1,
     .minimum_version_id = 1,
     .needed = d11_tx_fifo_needed,
     .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(tx_fifo_head, Bcm4331State),
-        VMSTATE_UINT32(tx_fifo_count, Bcm4331State),
-        VMSTATE_STRUCT_ARRAY(tx_fifo, Bcm4331State, D11_TX_FIFO, 1,
+        VMSTATE_UINT32(tx_fifo_head, D11Xmit),
+        VMSTATE_UINT32(tx_fifo_count, D11Xmit),
+        VMSTATE_STRUCT_ARRAY(tx_fifo, D11Xmit, D11_TX_FIFO, 1,
                              vmstate_d11_tx_pending, D11TxPending),
         VMSTATE_END_OF_LIST()
+    },
+};
+
+static int d11_xmit_vm_post_load(void *opaque, int version_id)
+{
+    D11Xmit *x = opaque;
+
+    /* indexes into fixed arrays: reject nonsense */
+    if (x->txstat_head >= D11_TXSTAT_FIFO ||
+        x->txstat_count > D11_TXSTAT_FIFO ||
+        x->tx_fifo_head >= D11_TX_FIFO || x->tx_fifo_count > D11_TX_FIFO) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+const VMStateDescription vmstate_d11_xmit = {
+    .name = "bcm4331-d11-xmit",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = d11_xmit_vm_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_2DARRAY(txstat, D11Xmit, D11_TXSTAT_FIFO, 2),
+        VMSTATE_UINT32(txstat_head, D11Xmit),
+        VMSTATE_UINT32(txstat_count, D11Xmit),
+        VMSTATE_UINT32(txstat_latch, D11Xmit),
+        VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_d11_tx_fifo,
+        NULL
     },
 };

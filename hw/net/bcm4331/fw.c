@@ -19,7 +19,10 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "migration/vmstate.h"
-#include "bcm4331.h"
+#include "fw.h"
+#include "d11-mac.h"
+#include "d11-dma.h"
+#include "d11-xmit.h"
 #include "trace.h"
 
 /*
@@ -47,10 +50,9 @@ static const FwPersonality fw_known[] = {
 };
 #define FW_DEFAULT (&fw_known[0])           /* 784.2, the project default */
 
-void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
+void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
                         uint32_t mask)
 {
-    FwState *fw = &s->fw;
 
     if (fw->psm_running) {
         /* the instruction memory is not writable while the PSM runs */
@@ -66,10 +68,9 @@ void bcm_fw_ucode_write(Bcm4331State *s, uint32_t word_index, uint32_t v,
     fw->ucode_bytes = MAX(fw->ucode_bytes, (word_index + 1) * 4);
 }
 
-static void bcm_fw_boot(Bcm4331State *s)
+static void bcm_fw_boot(FwState *fw)
 {
-    FwState *fw = &s->fw;
-    D11State *m = &s->mac;
+    D11State *m = fw->mac;
 
     if (fw->ucode_bytes == 0) {
         /* nothing to run: the PSM never signals (driver times out) */
@@ -111,25 +112,28 @@ static void bcm_fw_boot(Bcm4331State *s)
                           "emulated)", fw->rev, fw->patch, fw->ucode_bytes);
 
     /* what the microcode publishes once running (after b43 zeroed SHM) */
-    d11_shm_write16(s, D11_SHM_SH_UCODEREV, fw->rev);
-    d11_shm_write16(s, D11_SHM_SH_UCODEPATCH, fw->patch);
-    d11_shm_write16(s, D11_SHM_SH_UCODEDATE, fw->date);
-    d11_shm_write16(s, D11_SHM_SH_UCODETIME, fw->time);
-    d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
-    d11_shm_write16(s, D11_SHM_SH_FWCAPA, fw->fwcapa);
-    d11_shm_write16(s, D11_SHM_SH_KTP, D11_KTP_DEFAULT);
-    m->scratch[D11_SHM_SC_WATCHDOG] = 0;
+    d11_shm_write16(m, D11_SHM_SH_UCODEREV, fw->rev);
+    d11_shm_write16(m, D11_SHM_SH_UCODEPATCH, fw->patch);
+    d11_shm_write16(m, D11_SHM_SH_UCODEDATE, fw->date);
+    d11_shm_write16(m, D11_SHM_SH_UCODETIME, fw->time);
+    d11_shm_write16(m, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
+    d11_shm_write16(m, D11_SHM_SH_FWCAPA, fw->fwcapa);
+    d11_shm_write16(m, D11_SHM_SH_KTP, D11_KTP_DEFAULT);
+    d11_scratch_write(m, D11_SHM_SC_WATCHDOG, 0);
     fw->psm_running = true;
 
     /* the "alive" handshake: exactly MAC_SUSPENDED, nothing else */
-    m->irq_reason = D11_IRQ_MAC_SUSPENDED;
-    d11_update_irq(s);
+    d11_set_irq_reason(m, D11_IRQ_MAC_SUSPENDED);
 }
 
-void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
+bool bcm_fw_running(FwState *fw)
 {
-    FwState *fw = &s->fw;
-    D11State *m = &s->mac;
+    return fw->psm_running;
+}
+
+void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
+{
+    D11State *m = fw->mac;
     bool jmp0 = FIELD_EX32(val, D11_MACCTL, PSM_JMP0);
     bool run = FIELD_EX32(val, D11_MACCTL, PSM_RUN);
 
@@ -138,7 +142,7 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
         if (fw->psm_running) {
             trace_bcm4331_fw_stop();
         }
-        bcm_fw_reset(s);
+        bcm_fw_reset(fw);
         trace_bcm4331_fw_ucode_upload_start();
     }
     if (fw->psm_running && !run) {
@@ -148,7 +152,7 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
     if (run && !jmp0 && !fw->psm_running &&
         (!FIELD_EX32(old, D11_MACCTL, PSM_RUN) ||
          FIELD_EX32(old, D11_MACCTL, PSM_JMP0))) {
-        bcm_fw_boot(s);
+        bcm_fw_boot(fw);
         return;
     }
     if (!fw->psm_running) {
@@ -157,15 +161,14 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
     if (FIELD_EX32(old, D11_MACCTL, ENABLED) &&
         !FIELD_EX32(val, D11_MACCTL, ENABLED)) {
         /* suspend: stop at a frame boundary, then say so */
-        d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
-        m->irq_reason |= D11_IRQ_MAC_SUSPENDED;
+        d11_shm_write16(m, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_SUSP);
         trace_bcm4331_fw_suspend();
-        d11_update_irq(s);
+        d11_raise_irq(m, D11_IRQ_MAC_SUSPENDED);
     } else if (!FIELD_EX32(old, D11_MACCTL, ENABLED) &&
                FIELD_EX32(val, D11_MACCTL, ENABLED)) {
-        d11_shm_write16(s, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_ACTIVE);
+        d11_shm_write16(m, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_ACTIVE);
         trace_bcm4331_fw_enable();
-        d11_dma_kick(s);    /* frames posted while suspended go out now */
+        d11_dma_kick(fw->dma);  /* frames posted while suspended go out */
     }
 }
 
@@ -184,68 +187,63 @@ void bcm_fw_macctl_changed(Bcm4331State *s, uint32_t old, uint32_t val)
 #define FW_ENGINE_AFTER_DTIM    4
 
 /* the firmware beacons in AP/mesh (MACCTL.AP) and IBSS (INFRA clear) */
-static bool bcm_fw_beaconing(Bcm4331State *s)
+static bool bcm_fw_beaconing(FwState *fw)
 {
-    uint32_t c = s->mac.macctl;
+    uint32_t c = d11_macctl(fw->mac);
 
-    return s->fw.psm_running && FIELD_EX32(c, D11_MACCTL, ENABLED) &&
+    return fw->psm_running && FIELD_EX32(c, D11_MACCTL, ENABLED) &&
            !FIELD_EX32(c, D11_MACCTL, TBTTHOLD) &&
            (FIELD_EX32(c, D11_MACCTL, AP) || !FIELD_EX32(c, D11_MACCTL, INFRA));
 }
 
-static uint32_t bcm_fw_beacon_interval_us(Bcm4331State *s)
+static uint32_t bcm_fw_beacon_interval_us(FwState *fw)
 {
     /* CFP_REP bits 31:6: beacon interval in us (b43 writes TU << 16) */
-    return s->mac.regs[A_D11_TSF_CFP_REP >> 2] >> 6;
+    return d11_reg(fw->mac, A_D11_TSF_CFP_REP) >> 6;
 }
 
-void bcm_fw_tbtt_update(Bcm4331State *s)
+void bcm_fw_tbtt_update(FwState *fw)
 {
-    uint32_t iv = bcm_fw_beacon_interval_us(s);
-    uint32_t start = s->mac.regs[A_D11_TSF_CFP_START >> 2];
+    uint32_t iv = bcm_fw_beacon_interval_us(fw);
+    uint32_t start = d11_reg(fw->mac, A_D11_TSF_CFP_START);
     uint64_t tsf, next;
 
-    if (!s->tbtt_timer) {
+    if (!fw->tbtt_timer) {
         return;
     }
     /* at least 1 TU: a guest cannot make the firmware beacon in a loop */
-    if (!bcm_fw_beaconing(s) || iv < 1024) {
-        timer_del(s->tbtt_timer);
+    if (!bcm_fw_beaconing(fw) || iv < 1024) {
+        timer_del(fw->tbtt_timer);
         return;
     }
-    tsf = d11_tsf_now(s);
+    tsf = d11_tsf_now(fw->mac);
     if ((uint32_t)tsf < start) {
         next = (tsf & ~0xffffffffull) | start;
     } else {
         next = tsf + iv - ((uint32_t)tsf - start) % iv;
     }
-    timer_mod(s->tbtt_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+    timer_mod(fw->tbtt_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (int64_t)(next - tsf) * SCALE_US);
 }
 
-static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
+static void bcm_fw_send_beacon(FwState *fw, unsigned t)
 {
-    D11State *m = &s->mac;
+    D11State *m = fw->mac;
     uint32_t base = t ? FW_TPL_BEACON1 : FW_TPL_BEACON0;
-    uint32_t len = d11_shm_read16(s, t ? FW_SHM_BTL1 : FW_SHM_BTL0);
-    uint32_t timpos = d11_shm_read16(s, FW_SHM_TIMBPOS);
-    uint8_t period = d11_shm_read16(s, FW_SHM_DTIMPER);
-    uint8_t *tpl = &m->tpl[base];
-    uint8_t frame[FW_TPL_BEACON_MAX];
-    WifiFrameMeta meta = {
-        .freq_mhz = s->phy.freq_mhz,
-        .txpower_dbm = s->txpower,
-        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
-    };
+    uint32_t len = d11_shm_read16(m, t ? FW_SHM_BTL1 : FW_SHM_BTL0);
+    uint32_t timpos = d11_shm_read16(m, FW_SHM_TIMBPOS);
+    uint8_t period = d11_shm_read16(m, FW_SHM_DTIMPER);
+    uint8_t tpl[FW_TPL_BEACON_MAX];
+    uint8_t *frame = tpl + 6;   /* after the PLCP header */
     bool dtim = false;
 
     /* the length includes the 6-byte PLCP; bounded by the template */
-    if (len < 6 + 24 + 12 || len > FW_TPL_BEACON_MAX) {
+    if (len < 6 + 24 + 12 || len > FW_TPL_BEACON_MAX ||
+        !d11_template_read(m, base, tpl, len)) {
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: beacon template %u length "
                       "%u invalid\n", t, len);
         return;
     }
-    memcpy(frame, tpl + 6, len - 6);
     /*
      * TIM: the firmware's own DTIM count, multicast-after-DTIM bit.
      * TIMBPOS comes from the guest: it must point past PLCP, MAC header
@@ -256,99 +254,89 @@ static void bcm_fw_send_beacon(Bcm4331State *s, unsigned t)
         tpl[timpos + 1] >= 4) {
         uint8_t *tim = frame + timpos - 6;
 
-        tim[2] = s->fw.dtim_count;
-        dtim = s->fw.dtim_count == 0;
-        if (dtim && d11_dma_tx_posted(s, FW_ENGINE_AFTER_DTIM)) {
+        tim[2] = fw->dtim_count;
+        dtim = fw->dtim_count == 0;
+        if (dtim && d11_dma_tx_posted(fw->dma, FW_ENGINE_AFTER_DTIM)) {
             tim[4] |= 1;        /* group frames follow */
         }
-        s->fw.dtim_count = s->fw.dtim_count ? s->fw.dtim_count - 1
-                                            : (period ? period - 1 : 0);
+        fw->dtim_count = fw->dtim_count ? fw->dtim_count - 1
+                                        : (period ? period - 1 : 0);
     } else {
         dtim = true;
     }
     /* timestamp: the TSF at transmission */
-    stq_le_p(frame + 24, d11_tsf_now(s));
-    meta.ofdm = d11_shm_read16(s, FW_SHM_BEACPHYCTL) & 1;
-    meta.rate_500k = meta.ofdm ? 12 : 2;
+    stq_le_p(frame + 24, d11_tsf_now(m));
     trace_bcm4331_fw_beacon(t, len - 6, dtim);
-    if (bcm_radio_on(s)) {
-        wifi_medium_transmit(&s->air, frame, len - 6, &meta, 1, false, NULL);
-    }
+    d11_xmit_beacon(fw->xmit, frame, len - 6,
+                    d11_shm_read16(m, FW_SHM_BEACPHYCTL) & 1);
     if (dtim) {
-        s->fw.after_dtim = true;
-        d11_dma_kick(s);
+        fw->after_dtim = true;
+        d11_dma_kick(fw->dma);
     }
 }
 
 static void bcm_fw_tbtt(void *opaque)
 {
-    Bcm4331State *s = opaque;
-    D11State *m = &s->mac;
-    unsigned a = s->fw.beacon_active, o = !a;
+    FwState *fw = opaque;
+    unsigned a = fw->beacon_active, o = !a;
 
-    if (!bcm_fw_beaconing(s)) {
+    if (!bcm_fw_beaconing(fw)) {
         return;
     }
     /* template ping-pong: switch to a newly validated template */
-    if (m->maccmd & FW_MACCMD_BEACON_VALID(o)) {
-        if (m->maccmd & FW_MACCMD_BEACON_VALID(a)) {
-            m->maccmd &= ~FW_MACCMD_BEACON_VALID(a);
-        }
-        s->fw.beacon_active = a = o;
-        m->irq_reason |= D11_IRQ_BEACON;
-        d11_update_irq(s);
+    if (d11_maccmd(fw->mac) & FW_MACCMD_BEACON_VALID(o)) {
+        d11_maccmd_clear(fw->mac, FW_MACCMD_BEACON_VALID(a));
+        fw->beacon_active = a = o;
+        d11_raise_irq(fw->mac, D11_IRQ_BEACON);
     }
-    if (m->maccmd & FW_MACCMD_BEACON_VALID(a)) {
-        bcm_fw_send_beacon(s, a);
+    if (d11_maccmd(fw->mac) & FW_MACCMD_BEACON_VALID(a)) {
+        bcm_fw_send_beacon(fw, a);
     }
-    bcm_fw_tbtt_update(s);
+    bcm_fw_tbtt_update(fw);
 }
 
 /* engine 4 (SEND_AFTER_DTIM) sends only after a DTIM beacon in AP mode */
-bool bcm_fw_engine_may_send(Bcm4331State *s, unsigned engine)
+bool bcm_fw_engine_may_send(FwState *fw, unsigned engine)
 {
     return engine != FW_ENGINE_AFTER_DTIM ||
-           !FIELD_EX32(s->mac.macctl, D11_MACCTL, AP) || s->fw.after_dtim;
+           !FIELD_EX32(d11_macctl(fw->mac), D11_MACCTL, AP) || fw->after_dtim;
 }
 
-void bcm_fw_engine_idle(Bcm4331State *s, unsigned engine)
+void bcm_fw_engine_idle(FwState *fw, unsigned engine)
 {
     if (engine == FW_ENGINE_AFTER_DTIM) {
-        s->fw.after_dtim = false;
+        fw->after_dtim = false;
     }
 }
 
 /* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
-uint16_t bcm_fw_tx_fixup(Bcm4331State *s, unsigned engine, uint16_t cookie,
-                         uint8_t *frame)
+void bcm_fw_tx_fixup(FwState *fw, unsigned engine, uint16_t cookie,
+                     uint8_t *frame)
 {
     if (engine == FW_ENGINE_AFTER_DTIM &&
-        cookie == d11_shm_read16(s, FW_SHM_MCASTCOOKIE)) {
+        cookie == d11_shm_read16(fw->mac, FW_SHM_MCASTCOOKIE)) {
         frame[1] &= ~IEEE80211_FC1_MOREDATA;
     }
-    return cookie;
 }
 
-void bcm_fw_init(Bcm4331State *s)
+void bcm_fw_init(FwState *fw)
 {
-    s->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, bcm_fw_tbtt, s);
+    fw->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, bcm_fw_tbtt, fw);
 }
 
-void bcm_fw_exit(Bcm4331State *s)
+void bcm_fw_exit(FwState *fw)
 {
-    timer_free(s->tbtt_timer);
-    s->tbtt_timer = NULL;
+    timer_free(fw->tbtt_timer);
+    fw->tbtt_timer = NULL;
 }
 
-void bcm_fw_reset(Bcm4331State *s)
+void bcm_fw_reset(FwState *fw)
 {
-    FwState *fw = &s->fw;
-
     fw->beacon_active = 0;
     fw->dtim_count = 0;
     fw->after_dtim = false;
-    if (s->tbtt_timer) {
-        timer_del(s->tbtt_timer);
+    if (fw->tbtt_timer) {
+        timer_del(fw->tbtt_timer);
     }
     fw->psm_running = false;
     fw->ucode_bytes = 0;

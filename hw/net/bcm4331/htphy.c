@@ -16,24 +16,30 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "migration/vmstate.h"
-#include "bcm4331.h"
+#include "hw/net/wifi/ieee80211.h"
+#include "htphy.h"
 #include "trace.h"
 
-/* the radio transmits and receives: rfkill off, chip 0 powered, tuned */
-bool bcm_radio_on(Bcm4331State *s)
+/* the radio can transmit and receive: chip 0 powered up and tuned */
+bool bcm_phy_radio_powered(PhyState *p)
 {
-    return !s->mac.rfkill && (s->phy.phy[HTPHY_RF_CTL_CMD] &
-                              HTPHY_RF_CTL_CHIP0_PU) && s->phy.freq_mhz;
+    return (p->phy[HTPHY_RF_CTL_CMD] & HTPHY_RF_CTL_CHIP0_PU) && p->freq_mhz;
 }
 
-uint16_t bcm_phy_version(Bcm4331State *s)
+uint16_t bcm_phy_version(void)
 {
     return HTPHY_VERSION;
 }
 
-unsigned bcm_phy_channel(Bcm4331State *s)
+/* the tuned frequency in MHz, 0 before the driver tuned a channel */
+uint32_t bcm_phy_freq(PhyState *p)
 {
-    return ieee80211_freq_to_chan(s->phy.freq_mhz);
+    return p->freq_mhz;
+}
+
+unsigned bcm_phy_channel(PhyState *p)
+{
+    return ieee80211_freq_to_chan(p->freq_mhz);
 }
 
 /*
@@ -42,9 +48,8 @@ unsigned bcm_phy_channel(Bcm4331State *s)
  * 2059 channel table f = (BW1 - 4) * 5 / 2 MHz (b43/radio_2059.c, the
  * table of struct b43_phy_ht_channeltab_e_radio2059).
  */
-static void bcm_phy_tune(Bcm4331State *s, uint16_t bw1)
+static void bcm_phy_tune(PhyState *p, uint16_t bw1)
 {
-    PhyState *p = &s->phy;
     uint32_t f;
 
     /* both bands (BANDCTL bit 0 says which; the formula covers both) */
@@ -58,9 +63,8 @@ static void bcm_phy_tune(Bcm4331State *s, uint16_t bw1)
     trace_bcm4331_phy_tune(f, ieee80211_freq_to_chan(f));
 }
 
-uint16_t bcm_phy_data_read(Bcm4331State *s)
+static uint16_t bcm_phy_data_read(PhyState *p)
 {
-    PhyState *p = &s->phy;
     uint16_t a = p->phy_addr & (HTPHY_REGS - 1);
     uint16_t v;
 
@@ -83,9 +87,8 @@ uint16_t bcm_phy_data_read(Bcm4331State *s)
     return v;
 }
 
-void bcm_phy_data_write(Bcm4331State *s, uint16_t v)
+static void bcm_phy_data_write(PhyState *p, uint16_t v)
 {
-    PhyState *p = &s->phy;
     uint16_t a = p->phy_addr & (HTPHY_REGS - 1);
 
     if (p->phy_addr >= HTPHY_REGS) {
@@ -107,7 +110,7 @@ void bcm_phy_data_write(Bcm4331State *s, uint16_t v)
         return;
     case HTPHY_BW1:
         p->phy[a] = v;
-        bcm_phy_tune(s, v);
+        bcm_phy_tune(p, v);
         return;
     case HTPHY_RF_CTL_CMD:
         if ((v ^ p->phy[a]) & HTPHY_RF_CTL_CHIP0_PU) {
@@ -121,9 +124,8 @@ void bcm_phy_data_write(Bcm4331State *s, uint16_t v)
 }
 
 /* radio address: bits 11:10 core (3 = all), bit 9 read flag, 8:0 register */
-uint16_t bcm_radio_data_read(Bcm4331State *s)
+static uint16_t bcm_radio_data_read(PhyState *p)
 {
-    PhyState *p = &s->phy;
     unsigned core = (p->radio_addr >> 10) & 3;
     unsigned reg = p->radio_addr & (R2059_REGS - 1);
     uint16_t v;
@@ -149,9 +151,8 @@ uint16_t bcm_radio_data_read(Bcm4331State *s)
     return v;
 }
 
-void bcm_radio_data_write(Bcm4331State *s, uint16_t v)
+static void bcm_radio_data_write(PhyState *p, uint16_t v)
 {
-    PhyState *p = &s->phy;
     unsigned core = (p->radio_addr >> 10) & 3;
     unsigned reg = p->radio_addr & (R2059_REGS - 1);
 
@@ -170,9 +171,44 @@ void bcm_radio_data_write(Bcm4331State *s, uint16_t v)
     p->radio[core][reg] = v;
 }
 
-void bcm_phy_reset(Bcm4331State *s)
+/*
+ * A port of the MAC: the address register in the low half, the data
+ * register it selects in the high half; the data is read (a side effect
+ * for the table port) only when the access covers it.
+ */
+uint32_t bcm_phy_port_read(PhyState *p, BcmPhyPort port, uint32_t mask)
 {
-    memset(&s->phy, 0, sizeof(s->phy));
+    bool radio = port == BCM_PHY_PORT_RADIO;
+    uint32_t lo = radio ? p->radio_addr : p->phy_addr;
+    uint32_t hi = 0;
+
+    if (mask & 0xffff0000) {
+        hi = radio ? bcm_radio_data_read(p) : bcm_phy_data_read(p);
+    }
+    return lo | (hi << 16);
+}
+
+void bcm_phy_port_write(PhyState *p, BcmPhyPort port, uint32_t val,
+                        uint32_t mask)
+{
+    bool radio = port == BCM_PHY_PORT_RADIO;
+    uint16_t *addr = radio ? &p->radio_addr : &p->phy_addr;
+
+    if (mask & 0xffff) {
+        *addr = (*addr & ~mask) | (val & mask);
+    }
+    if (mask & 0xffff0000) {
+        if (radio) {
+            bcm_radio_data_write(p, val >> 16);
+        } else {
+            bcm_phy_data_write(p, val >> 16);
+        }
+    }
+}
+
+void bcm_phy_reset(PhyState *p)
+{
+    memset(p, 0, sizeof(*p));
 }
 
 const VMStateDescription vmstate_bcm_phy = {

@@ -370,20 +370,37 @@ static bool ccmp_crypt(const uint8_t key[16], const uint8_t nonce[13],
 
 /* ---- frame level ------------------------------------------------------- */
 
+/*
+ * The parts of a frame protected with @c: MAC header, IV (or CCMP header)
+ * at *@iv, then the body; the header's length, 0 when the frame cannot
+ * hold header and IV.
+ */
+static size_t wifi_prot_split(WifiCipher c, uint8_t *f, size_t len,
+                              uint8_t **iv)
+{
+    size_t h = wifi_hdrlen(f, len);
+
+    if (!h || !wifi_cipher_iv_len(c) || len < h + wifi_cipher_iv_len(c)) {
+        return 0;
+    }
+    *iv = f + h;
+    return h;
+}
+
 size_t wifi_encrypt(WifiCipher c, const uint8_t *key, uint8_t *f,
                     size_t len, size_t cap)
 {
-    size_t h = wifi_hdrlen(f, len);
-    size_t ivl = wifi_cipher_iv_len(c);
+    uint8_t *iv = NULL;
+    size_t h = wifi_prot_split(c, f, len, &iv);
     size_t tail = wifi_cipher_tail_len(c);
-    uint8_t *iv = f + h, *body = iv + ivl;
+    uint8_t *body, seed[16];
     size_t blen;
-    uint8_t seed[16];
 
-    if (!h || !ivl || len < h + ivl || len + tail > cap) {
+    if (!h || len + tail > cap) {
         return 0;
     }
-    blen = len - h - ivl;
+    body = iv + wifi_cipher_iv_len(c);
+    blen = len - (body - f);
     switch (c) {
     case WIFI_CIPHER_WEP40:
     case WIFI_CIPHER_WEP104:
@@ -408,17 +425,17 @@ size_t wifi_encrypt(WifiCipher c, const uint8_t *key, uint8_t *f,
 
 bool wifi_decrypt(WifiCipher c, const uint8_t *key, uint8_t *f, size_t len)
 {
-    size_t h = wifi_hdrlen(f, len);
-    size_t ivl = wifi_cipher_iv_len(c);
+    uint8_t *iv = NULL;
+    size_t h = wifi_prot_split(c, f, len, &iv);
     size_t tail = wifi_cipher_tail_len(c);
-    uint8_t *iv = f + h, *body = iv + ivl;
+    uint8_t *body, seed[16];
     size_t blen;
-    uint8_t seed[16];
 
-    if (!h || !ivl || len < h + ivl + tail) {
+    if (!h || len < h + wifi_cipher_iv_len(c) + tail) {
         return false;
     }
-    blen = len - h - ivl - tail;
+    body = iv + wifi_cipher_iv_len(c);
+    blen = len - (body - f) - tail;
     switch (c) {
     case WIFI_CIPHER_WEP40:
     case WIFI_CIPHER_WEP104:

@@ -399,30 +399,26 @@ static void wifi_medium_complete(UserCreatable *uc, Error **errp)
     }
 }
 
-static char *wifi_medium_get_netdev(Object *obj, Error **errp)
+/* a string property kept in the WifiMedium at the offset @opaque */
+static void wifi_medium_get_str(Object *obj, Visitor *v, const char *name,
+                                void *opaque, Error **errp)
 {
-    return g_strdup(WIFI_MEDIUM(obj)->netdev);
+    char **field = (char **)((uint8_t *)obj + (uintptr_t)opaque);
+    g_autofree char *s = g_strdup(*field ? *field : "");
+
+    visit_type_str(v, name, &s, errp);
 }
 
-static void wifi_medium_set_netdev(Object *obj, const char *v, Error **errp)
+static void wifi_medium_set_str(Object *obj, Visitor *v, const char *name,
+                                void *opaque, Error **errp)
 {
-    WifiMedium *m = WIFI_MEDIUM(obj);
+    char **field = (char **)((uint8_t *)obj + (uintptr_t)opaque);
+    char *s;
 
-    g_free(m->netdev);
-    m->netdev = g_strdup(v);
-}
-
-static char *wifi_medium_get_pcap(Object *obj, Error **errp)
-{
-    return g_strdup(WIFI_MEDIUM(obj)->pcap);
-}
-
-static void wifi_medium_set_pcap(Object *obj, const char *v, Error **errp)
-{
-    WifiMedium *m = WIFI_MEDIUM(obj);
-
-    g_free(m->pcap);
-    m->pcap = g_strdup(v);
+    if (visit_type_str(v, name, &s, errp)) {
+        g_free(*field);
+        *field = s;
+    }
 }
 
 /* radios hold pointers to their medium: it lives as long as QEMU */
@@ -462,13 +458,15 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
 
     uc->can_be_deleted = wifi_medium_can_be_deleted;
     uc->complete = wifi_medium_complete;
-    object_class_property_add_str(klass, "netdev", wifi_medium_get_netdev,
-                                  wifi_medium_set_netdev);
+    object_class_property_add(klass, "netdev", "str", wifi_medium_get_str,
+                              wifi_medium_set_str, NULL,
+                              (void *)offsetof(WifiMedium, netdev));
     object_class_property_set_description(klass, "netdev",
         "network backend joining this medium to the media of other QEMU "
         "processes (e.g. -netdev socket,mcast=...)");
-    object_class_property_add_str(klass, "pcap", wifi_medium_get_pcap,
-                                  wifi_medium_set_pcap);
+    object_class_property_add(klass, "pcap", "str", wifi_medium_get_str,
+                              wifi_medium_set_str, NULL,
+                              (void *)offsetof(WifiMedium, pcap));
     object_class_property_set_description(klass, "pcap",
         "file receiving every frame on the medium (pcap, radiotap)");
     object_class_property_add_bool(klass, "airtime", wifi_medium_get_airtime,

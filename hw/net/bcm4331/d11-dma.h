@@ -1,0 +1,83 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Broadcom BCM4331: the 802.11 core's DMA engines (d11-dma.c).  They own
+ * their registers (0x200-0x37F: six engines of 64-bit registers, or the
+ * packed 32-bit layout with dma64=off), walk the TX rings and hand each
+ * gathered frame to the data path (d11-xmit.c), and place the frames the
+ * data path builds into the RX ring.
+ *
+ * Copyright (c) 2026 The bcm4331-qemu authors
+ */
+
+#ifndef HW_NET_BCM4331_D11_DMA_H
+#define HW_NET_BCM4331_D11_DMA_H
+
+#include "hw/pci/pci_device.h"
+#include "hw/net/bcm4331/d11-regs.h"
+#include "hw/net/wifi/medium.h"
+#include "hw/net/wifi/crypto.h"
+#include "bcm-common.h"
+
+/* the largest frame an engine gathers, and what encryption may append */
+#define D11_TX_MAX_BYTES        (D11_TXH_LEN + WIFI_MAX_FRAME)
+#define D11_TX_CRYPTO_ROOM      WIFI_CCMP_MIC_LEN   /* WEP/TKIP ICV: 4 */
+
+#define D11_DMA_ENGINE_WORDS    (0x40 / 4)
+
+struct D11Dma {
+    /* links (set at realize) */
+    PCIDevice *pci;             /* the bus master */
+    D11State *mac;              /* interrupts, MAC enabled */
+    FwState *fw;                /* may an engine send (after DTIM) */
+    D11Xmit *xmit;              /* where gathered frames go */
+    QEMUBH *tx_bh;
+
+    bool dma64;                 /* property: 64-bit engines */
+    bool rx_cd_erratum;         /* property: RXSTATUS bit-12 erratum */
+
+    uint32_t regs[D11_DMA_ENGINES][D11_DMA_ENGINE_WORDS];
+    /* current descriptor of each engine, byte offset in its ring */
+    uint32_t tx_cd[D11_DMA_ENGINES];
+    uint32_t rx_cd[D11_DMA_ENGINES];
+    /* descriptors walked since the last TXINDEX write (bounds a lap) */
+    uint32_t tx_walk[D11_DMA_ENGINES];
+    uint64_t rx_dropped;
+};
+
+/* an RX buffer the RX engine reserved for a frame */
+typedef struct D11RxSlot {
+    uint32_t cd;                /* its descriptor */
+    uint32_t next;              /* CD after it */
+    uint64_t addr;              /* the buffer */
+} D11RxSlot;
+
+extern const VMStateDescription vmstate_d11_dma;
+
+/* registers: @off in D11_DMA_BASE..D11_DMA_END, as the guest wrote it */
+const char *d11_dma_reg_name(D11Dma *d, uint32_t off);
+uint32_t d11_dma_read(D11Dma *d, uint32_t off);
+void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask);
+
+/* TX */
+void d11_dma_kick(D11Dma *d);
+void d11_dma_fetch_now(D11Dma *d);
+bool d11_dma_tx_posted(D11Dma *d, unsigned engine);
+
+/* RX (engine 0) */
+bool d11_dma_rx_enabled(D11Dma *d);
+uint32_t d11_dma_rx_offset(D11Dma *d);
+bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
+                        D11RxSlot *slot);
+bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
+                       const uint8_t *buf, size_t total);
+
+/* a path that does DMA holds the card (the DMA may unplug it) */
+void d11_dma_hold(D11Dma *d);
+void d11_dma_release(D11Dma *d);
+
+void d11_dma_init(D11Dma *d);
+void d11_dma_exit(D11Dma *d);
+void d11_dma_reset(D11Dma *d);
+
+#endif
