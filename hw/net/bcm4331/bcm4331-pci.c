@@ -84,6 +84,25 @@ static void bcm4331_core_irq(void *opaque, int n, int level)
     bcm4331_update_intx(s);
 }
 
+/*
+ * BAR0 (drivers/bcma/host_pci.c):
+ *   0x0000 sliding window 0: backplane page in config 0x80
+ *   0x1000 sliding window 1: backplane page in config 0xAC (core wrappers)
+ *   0x2000 fixed: PCIe core registers
+ *   0x3000 fixed: ChipCommon registers
+ * Each is an alias into the backplane's MemoryRegion (bcma.c); the windows
+ * follow their config registers (bits 11:0 ignored, as on hardware).
+ */
+static void bcm4331_update_windows(Bcm4331State *s)
+{
+    PCIDevice *pd = PCI_DEVICE(s);
+
+    memory_region_set_alias_offset(&s->win[0],
+        pci_get_long(pd->config + BCMA_PCI_BAR0_WIN) & ~0xfffu);
+    memory_region_set_alias_offset(&s->win[1],
+        pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2) & ~0xfffu);
+}
+
 static bool ranges_overlap32(uint32_t addr, int len, uint32_t reg)
 {
     return addr < reg + 4 && reg < addr + len;
@@ -105,87 +124,39 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN);
 
         trace_bcm4331_bcma_window("BAR0_WIN", w, bcma_target_name(&s->bcma, w));
+        bcm4331_update_windows(s);
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN2)) {
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2);
 
         trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(&s->bcma, w));
+        bcm4331_update_windows(s);
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_IRQMASK)) {
         bcm4331_update_intx(s);
     }
 }
 
-/*
- * BAR0 (drivers/bcma/host_pci.c):
- *   0x0000 sliding window 0: backplane page in config 0x80
- *   0x1000 sliding window 1: backplane page in config 0xAC (core wrappers)
- *   0x2000 fixed: PCIe core registers
- *   0x3000 fixed: ChipCommon registers
- * The window registers are read at each access (never cached), so they need
- * no recomputation after migration; bits 11:0 are ignored as on hardware.
- */
-static uint32_t bcm4331_bar0_to_bp(Bcm4331State *s, hwaddr addr)
+static void bcm4331_bar0_init(Bcm4331State *s)
 {
-    PCIDevice *pd = PCI_DEVICE(s);
-    uint32_t off = addr & (BCMA_CORE_SIZE - 1);
+    static const char *const name[4] = {
+        "bcm4331-bar0-win0", "bcm4331-bar0-win1", "bcm4331-bar0-pcie",
+        "bcm4331-bar0-cc",
+    };
+    uint32_t at[4] = {
+        BCMA_ADDR_BASE, BCMA_WRAP_BASE,
+        bcma_core_base(&s->bcma, BCMA_CORE_PCIE),
+        bcma_core_base(&s->bcma, BCMA_CORE_CHIPCOMMON),
+    };
 
-    switch (addr / BCMA_CORE_SIZE) {
-    case 0:
-        return (pci_get_long(pd->config + BCMA_PCI_BAR0_WIN) & ~0xfffu) | off;
-    case 1:
-        return (pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2) & ~0xfffu) | off;
-    case 2:
-        return bcma_core_base(&s->bcma, BCMA_CORE_PCIE) | off;
-    default:
-        return bcma_core_base(&s->bcma, BCMA_CORE_CHIPCOMMON) | off;
+    memory_region_init(&s->bar0, OBJECT(s), "bcm4331-bar0",
+                       BCM4331_BAR0_SIZE);
+    for (int i = 0; i < 4; i++) {
+        memory_region_init_alias(&s->win[i], OBJECT(s), name[i], &s->bcma.bp,
+                                 at[i], BCMA_CORE_SIZE);
+        memory_region_add_subregion(&s->bar0, i * BCMA_CORE_SIZE, &s->win[i]);
     }
 }
-
-static uint64_t bcm4331_bar0_read(void *opaque, hwaddr addr, unsigned size)
-{
-    Bcm4331State *s = opaque;
-    unsigned first = MIN(size, 4 - (addr & 3));
-
-    /* an access crossing a 32-bit word is two backplane transactions */
-    if (first < size) {
-        return bcm4331_bar0_read(s, addr, first) |
-               (bcm4331_bar0_read(s, addr + first, size - first) <<
-                (first * 8));
-    }
-    return bcma_bp_read(&s->bcma, bcm4331_bar0_to_bp(s, addr), size);
-}
-
-static void bcm4331_bar0_write(void *opaque, hwaddr addr, uint64_t val,
-                               unsigned size)
-{
-    Bcm4331State *s = opaque;
-    unsigned first = MIN(size, 4 - (addr & 3));
-
-    if (first < size) {
-        bcm4331_bar0_write(s, addr, val & MAKE_64BIT_MASK(0, first * 8),
-                           first);
-        bcm4331_bar0_write(s, addr + first, val >> (first * 8), size - first);
-        return;
-    }
-    bcma_bp_write(&s->bcma, bcm4331_bar0_to_bp(s, addr), val, size);
-}
-
-static const MemoryRegionOps bcm4331_bar0_ops = {
-    .read = bcm4331_bar0_read,
-    .write = bcm4331_bar0_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = {
-        .min_access_size = 1,
-        .max_access_size = 4,
-        .unaligned = true,
-    },
-    .impl = {
-        .min_access_size = 1,
-        .max_access_size = 4,
-        .unaligned = true,
-    },
-};
 
 /* the blocks of the 802.11 core and who talks to whom */
 static void bcm4331_pci_init(Object *obj)
@@ -198,11 +169,9 @@ static void bcm4331_pci_init(Object *obj)
     s->mac.xmit = &s->xmit;
     s->dma.pci = PCI_DEVICE(obj);
     s->dma.mac = &s->mac;
-    s->dma.fw = &s->fw;
     s->dma.xmit = &s->xmit;
     s->xmit.mac = &s->mac;
     s->xmit.dma = &s->dma;
-    s->xmit.fw = &s->fw;
     s->xmit.phy = &s->phy;
     s->fw.mac = &s->mac;
     s->fw.dma = &s->dma;
@@ -220,11 +189,13 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 
     qemu_macaddr_default_if_unset(&s->macaddr);
     s->bcma.dma64 = s->dma.dma64;
-    if (!bcma_realize(&s->bcma, s->sprom_file, s->macaddr.a, mac_given,
-                      errp)) {
+    if (!bcma_realize(&s->bcma, OBJECT(s), s->sprom_file, s->macaddr.a,
+                      mac_given, errp)) {
         return;
     }
-    bcma_attach_core(&s->bcma, BCMA_CORE_80211, &d11_core_ops, &s->mac);
+    d11_init(&s->mac, OBJECT(s));
+    bcma_attach_core(&s->bcma, BCMA_CORE_80211, &s->mac.iomem, d11_core_reset,
+                     &s->mac);
 
     pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vid);
     pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
@@ -237,8 +208,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
                                         bcma_core_index(&s->bcma,
                                                         BCMA_CORE_80211));
 
-    memory_region_init_io(&s->bar0, OBJECT(s), &bcm4331_bar0_ops, s,
-                          "bcm4331-bar0", BCM4331_BAR0_SIZE);
+    bcm4331_bar0_init(s);
     pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
 
@@ -280,6 +250,10 @@ static void bcm4331_pci_exit(PCIDevice *pd)
     d11_xmit_exit(&s->xmit);
     d11_dma_exit(&s->dma);
     bcm_fw_exit(&s->fw);
+    for (int i = 0; i < ARRAY_SIZE(s->win); i++) {
+        memory_region_del_subregion(&s->bar0, &s->win[i]);
+    }
+    bcma_unrealize(&s->bcma);
     msi_uninit(pd);
     pcie_cap_exit(pd);
 }
@@ -304,6 +278,7 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
     pci_set_long(c + BCMA_PCI_GPIO_OUT, 0);
     pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
     msi_reset(pd);
+    bcm4331_update_windows(s);
     bcma_reset(&s->bcma);
     d11_reset(&s->mac);
 }
@@ -319,8 +294,9 @@ static int bcm4331_post_load(void *opaque, int version_id)
 {
     Bcm4331State *s = opaque;
 
+    bcm4331_update_windows(s);      /* the windows follow config space */
     d11_xmit_post_load(&s->xmit);   /* statuses of the frames on the air */
-    d11_update_irq(&s->mac);        /* the line and INTA#, recomputed */
+    d11_state_changed(&s->mac);     /* the lines, INTA# included */
     bcm_fw_tbtt_update(&s->fw);     /* the TBTT timer follows the TSF */
     d11_dma_kick(&s->dma);          /* frames posted before the move */
     return 0;
@@ -345,7 +321,7 @@ static const VMStateDescription vmstate_bcm4331 = {
 
 static bool bcm4331_get_rfkill(Object *obj, Error **errp)
 {
-    return BCM4331_PCI(obj)->mac.rfkill;
+    return bcm_phy_rfkill(&BCM4331_PCI(obj)->phy);
 }
 
 /* the card's hardware radio switch; may be flipped at run time (qom-set) */

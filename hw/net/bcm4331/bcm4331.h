@@ -49,6 +49,7 @@ struct Bcm4331State {
     PCIDevice parent_obj;
 
     MemoryRegion bar0;
+    MemoryRegion win[4];        /* BAR0: two windows, PCIe and ChipCommon */
     uint32_t core_irq_level;    /* cores' interrupt lines (not migrated) */
 
     /* the backplane and the blocks of its 802.11 core */

@@ -219,8 +219,8 @@ static void bcma_agent_write32(BcmaState *b, unsigned i, uint32_t off,
              * core is ever reset through its agent on a PCIe card (resetting
              * ChipCommon or the PCIe core would cut the host off).
              */
-            if (v && b->core_ops[i] && b->core_ops[i]->reset) {
-                b->core_ops[i]->reset(b->core_opaque[i]);
+            if (v && b->bus[i].reset) {
+                b->bus[i].reset(b->bus[i].opaque);
             }
         }
         c->resetctl = v;
@@ -238,7 +238,7 @@ static void bcma_agent_write32(BcmaState *b, unsigned i, uint32_t off,
 }
 
 /* ------------------------------------------------------------------ */
-/* backplane decode                                                    */
+/* backplane decode (for the window traces)                            */
 
 typedef enum {
     BCMA_TGT_NONE,
@@ -283,16 +283,6 @@ uint32_t bcma_core_base(BcmaState *b, BcmaCoreType type)
     return b->chip->cores[bcma_core_index(b, type)].base;
 }
 
-/* @ops serve the registers and the agent's reset of the core of @type */
-void bcma_attach_core(BcmaState *b, BcmaCoreType type,
-                      const BcmaCoreOps *ops, void *opaque)
-{
-    int i = bcma_core_index(b, type);
-
-    b->core_ops[i] = ops;
-    b->core_opaque[i] = opaque;
-}
-
 const char *bcma_target_name(BcmaState *b, uint32_t addr)
 {
     unsigned i = 0;
@@ -309,140 +299,270 @@ const char *bcma_target_name(BcmaState *b, uint32_t addr)
     }
 }
 
-static uint32_t bcma_core_read32(BcmaState *b, unsigned i, uint32_t off,
-                                 uint32_t mask)
+/* ------------------------------------------------------------------ */
+/* the regions on the backplane                                        */
+
+static void bcma_trace_read(BcmaCoreBus *c, uint32_t base, const char *reg,
+                            uint32_t off, uint32_t mask, uint32_t v)
 {
-    /* clock control/status: the same register in every core */
-    if (off == A_CLKCTLST) {
-        return bcma_clkctlst_read(&b->core[i]);
-    }
-    switch (b->chip->cores[i].type) {
-    case BCMA_CORE_CHIPCOMMON:
-        return bcma_cc_read32(b, off);
-    case BCMA_CORE_PCIE:
-        return bcma_pcie_read32(&b->pcie, off);
-    default:
-        /* an attached core (the 802.11 core: d11-mac.c) */
-        return b->core_ops[i] ?
-               b->core_ops[i]->read(b->core_opaque[i], off, mask) : 0;
-    }
+    trace_bcm4331_bcma_read(c->b->chip->cores[c->index].name, reg,
+                            base + off + ctz32(mask) / 8,
+                            (v & mask) >> ctz32(mask), ctpop32(mask) / 8);
 }
 
-static void bcma_core_write32(BcmaState *b, unsigned i, uint32_t off,
-                              uint32_t val, uint32_t mask)
+static void bcma_trace_write(BcmaCoreBus *c, uint32_t base, const char *reg,
+                             uint32_t off, uint32_t mask, uint32_t v)
 {
-    BcmaCoreState *c = &b->core[i];
+    trace_bcm4331_bcma_write(c->b->chip->cores[c->index].name, reg,
+                             base + off + ctz32(mask) / 8,
+                             (v & mask) >> ctz32(mask), ctpop32(mask) / 8);
+}
 
-    if (off == A_CLKCTLST) {
-        bcma_clkctlst_write(c, (c->clkctlst & ~mask) | (val & mask));
-        return;
-    }
-    switch (b->chip->cores[i].type) {
-    case BCMA_CORE_CHIPCOMMON:
+/* ChipCommon and the PCIe core: the backplane's own register files */
+static uint32_t bcma_core_read32(void *opaque, uint32_t off, uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+    BcmaState *b = c->b;
+    const BcmaCoreInfo *info = &b->chip->cores[c->index];
+    uint32_t v;
+
+    v = info->type == BCMA_CORE_CHIPCOMMON ? bcma_cc_read32(b, off)
+                                            : bcma_pcie_read32(&b->pcie, off);
+    bcma_trace_read(c, info->base, bcma_core_reg_name(info->type, off), off,
+                    mask, v);
+    return v;
+}
+
+static void bcma_core_write32(void *opaque, uint32_t off, uint32_t val,
+                              uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+    BcmaState *b = c->b;
+    const BcmaCoreInfo *info = &b->chip->cores[c->index];
+
+    bcma_trace_write(c, info->base, bcma_core_reg_name(info->type, off), off,
+                     mask, val);
+    if (info->type == BCMA_CORE_CHIPCOMMON) {
         bcma_cc_write32(b, off, val, mask);
-        return;
-    case BCMA_CORE_PCIE:
+    } else {
         bcma_pcie_write32(&b->pcie, off, val, mask);
-        return;
-    default:
-        if (b->core_ops[i]) {
-            b->core_ops[i]->write(b->core_opaque[i], off, val, mask);
-        }
-        return;
     }
 }
 
-/* the register of a target the trace names (the EROM is one ROM) */
-static const char *bcma_reg_name(BcmaState *b, BcmaTarget t, unsigned i,
-                                 uint32_t off)
+static uint64_t bcma_core_read(void *opaque, hwaddr addr, unsigned size)
 {
-    return t == BCMA_TGT_CORE ? bcma_core_reg_name(b->chip->cores[i].type,
-                                                   off) :
-           t == BCMA_TGT_AGENT ? bcma_agent_reg_name(off) : "EROM";
+    return bcma_access_read(opaque, addr, size, bcma_core_read32);
 }
 
-/* The MAC core names its own registers in its traces (d11-mac.c) */
-static bool bcma_traced_by_core(BcmaState *b, BcmaTarget t, unsigned i,
-                                uint32_t off)
+static void bcma_core_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
 {
-    return t == BCMA_TGT_CORE &&
-           b->chip->cores[i].type == BCMA_CORE_80211 &&
-           off != A_CLKCTLST;
+    bcma_access_write(opaque, addr, val, size, bcma_core_write32);
+}
+
+static const MemoryRegionOps bcma_core_ops = {
+    .read = bcma_core_read,
+    .write = bcma_core_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
+};
+
+/* clock control/status: register 0x1E0 of every core */
+static uint32_t bcma_clk_read32(void *opaque, uint32_t off, uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+    const BcmaCoreInfo *info = &c->b->chip->cores[c->index];
+    uint32_t v = bcma_clkctlst_read(&c->b->core[c->index]);
+
+    bcma_trace_read(c, info->base, bcma_core_reg_name(info->type, A_CLKCTLST),
+                    A_CLKCTLST, mask, v);
+    return v;
+}
+
+static void bcma_clk_write32(void *opaque, uint32_t off, uint32_t val,
+                             uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+    const BcmaCoreInfo *info = &c->b->chip->cores[c->index];
+    BcmaCoreState *cs = &c->b->core[c->index];
+
+    bcma_trace_write(c, info->base,
+                     bcma_core_reg_name(info->type, A_CLKCTLST), A_CLKCTLST,
+                     mask, val);
+    bcma_clkctlst_write(cs, (cs->clkctlst & ~mask) | (val & mask));
+}
+
+static uint64_t bcma_clk_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return bcma_access_read(opaque, addr, size, bcma_clk_read32);
+}
+
+static void bcma_clk_write(void *opaque, hwaddr addr, uint64_t val,
+                           unsigned size)
+{
+    bcma_access_write(opaque, addr, val, size, bcma_clk_write32);
+}
+
+static const MemoryRegionOps bcma_clk_ops = {
+    .read = bcma_clk_read,
+    .write = bcma_clk_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
+};
+
+/* the agents (wrappers) */
+static uint32_t bcma_agent_mmio_read32(void *opaque, uint32_t off,
+                                       uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+    uint32_t v = bcma_agent_read32(c->b, c->index, off);
+
+    bcma_trace_read(c, c->b->chip->cores[c->index].wrap,
+                    bcma_agent_reg_name(off), off, mask, v);
+    return v;
+}
+
+static void bcma_agent_mmio_write32(void *opaque, uint32_t off, uint32_t val,
+                                    uint32_t mask)
+{
+    BcmaCoreBus *c = opaque;
+
+    bcma_trace_write(c, c->b->chip->cores[c->index].wrap,
+                     bcma_agent_reg_name(off), off, mask, val);
+    bcma_agent_write32(c->b, c->index, off, val, mask);
+}
+
+static uint64_t bcma_agent_read(void *opaque, hwaddr addr, unsigned size)
+{
+    return bcma_access_read(opaque, addr, size, bcma_agent_mmio_read32);
+}
+
+static void bcma_agent_write(void *opaque, hwaddr addr, uint64_t val,
+                             unsigned size)
+{
+    bcma_access_write(opaque, addr, val, size, bcma_agent_mmio_write32);
+}
+
+static const MemoryRegionOps bcma_agent_ops = {
+    .read = bcma_agent_read,
+    .write = bcma_agent_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
+};
+
+/* the EROM: a ROM, reads have no side effect (bcma re-reads entries) */
+static uint64_t bcma_erom_read(void *opaque, hwaddr addr, unsigned size)
+{
+    BcmaState *b = opaque;
+    uint64_t v = 0;
+
+    for (unsigned k = 0; k < size; k++) {
+        uint32_t a = (addr + k) & (BCMA_CORE_SIZE - 1);
+
+        v |= (uint64_t)((b->erom[a >> 2] >> ((a & 3) * 8)) & 0xff) << (8 * k);
+    }
+    trace_bcm4331_bcma_read("EROM", "EROM", b->chip->erom_base + addr, v,
+                            size);
+    return v;
+}
+
+static void bcma_erom_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    BCM_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
+                   "register 0x%x", "EROM", (uint32_t)val,
+                   (uint32_t)addr & ~3u);
+}
+
+static const MemoryRegionOps bcma_erom_ops = {
+    .read = bcma_erom_read,
+    .write = bcma_erom_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
+};
+
+/* the rest of the backplane: nothing answers, reads float high */
+static uint64_t bcma_unmapped_read(void *opaque, hwaddr addr, unsigned size)
+{
+    BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
+                   "read of unmapped backplane address 0x%08x (%u bytes, "
+                   "write %d)", (uint32_t)addr, size, 0);
+    return bcma_lanes(size);
+}
+
+static void bcma_unmapped_write(void *opaque, hwaddr addr, uint64_t val,
+                                unsigned size)
+{
+    BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
+                   "write of unmapped backplane address 0x%08x (%u bytes, "
+                   "write %d)", (uint32_t)addr, size, 1);
+}
+
+static const MemoryRegionOps bcma_unmapped_ops = {
+    .read = bcma_unmapped_read,
+    .write = bcma_unmapped_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
+};
+
+/*
+ * The core of @type is modelled elsewhere: @regs are its registers on the
+ * backplane, @reset what its agent's RESET_CTL does to it.
+ */
+void bcma_attach_core(BcmaState *b, BcmaCoreType type, MemoryRegion *regs,
+                      void (*reset)(void *opaque), void *opaque)
+{
+    int i = bcma_core_index(b, type);
+
+    b->bus[i].reset = reset;
+    b->bus[i].opaque = opaque;
+    memory_region_add_subregion(&b->bp, b->chip->cores[i].base, regs);
 }
 
 /*
- * One backplane access of @size bytes that does not cross a 32-bit word
- * (the BAR0 dispatcher splits those).  Registers are 32-bit; narrower
- * accesses select byte lanes of the word.
+ * Take the regions off the backplane (unrealize): a region in a container
+ * holds a reference to its owner, the card, which would never be freed.
  */
-uint32_t bcma_bp_read(BcmaState *b, uint32_t addr, unsigned size)
+void bcma_unrealize(BcmaState *b)
 {
-    uint32_t off = addr & (BCMA_CORE_SIZE - 1) & ~3u;
-    unsigned shift = (addr & 3) * 8;
-    uint32_t mask = size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
-    unsigned i = 0;
-    BcmaTarget t = bcma_decode(b, addr, &i);
-    uint32_t dw, val;
+    MemoryRegion *sub, *next;
 
-    switch (t) {
-    case BCMA_TGT_CORE:
-        /* the lanes read: registers with read side effects need them */
-        dw = bcma_core_read32(b, i, off, mask << shift);
-        break;
-    case BCMA_TGT_AGENT:
-        dw = bcma_agent_read32(b, i, off);
-        break;
-    case BCMA_TGT_EROM:
-        /* a ROM: reads have no side effect (bcma re-reads entries) */
-        dw = b->erom[off >> 2];
-        break;
-    default:
-        BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
-                       "read of unmapped backplane address 0x%08x (%u bytes, "
-                       "write %d)", addr, size, 0);
-        return mask;
+    QTAILQ_FOREACH_SAFE(sub, &b->bp.subregions, subregions_link, next) {
+        memory_region_del_subregion(&b->bp, sub);
     }
-    val = (dw >> shift) & mask;
-    if (!bcma_traced_by_core(b, t, i, off)) {
-        trace_bcm4331_bcma_read(t == BCMA_TGT_EROM ? "EROM" :
-                                b->chip->cores[i].name,
-                                bcma_reg_name(b, t, i, off), addr, val, size);
-    }
-    return val;
 }
 
-void bcma_bp_write(BcmaState *b, uint32_t addr, uint32_t val, unsigned size)
+static void bcma_map(BcmaState *b, Object *owner)
 {
-    uint32_t off = addr & (BCMA_CORE_SIZE - 1) & ~3u;
-    unsigned shift = (addr & 3) * 8;
-    uint32_t mask = size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
-    unsigned i = 0;
-    BcmaTarget t = bcma_decode(b, addr, &i);
+    memory_region_init(&b->bp, owner, "bcma", 1ULL << 32);
+    memory_region_init_io(&b->unmapped, owner, &bcma_unmapped_ops, b,
+                          "bcma-unmapped", 1ULL << 32);
+    memory_region_add_subregion_overlap(&b->bp, 0, &b->unmapped, -1);
+    memory_region_init_io(&b->erom_mr, owner, &bcma_erom_ops, b, "bcma-erom",
+                          BCMA_CORE_SIZE);
+    memory_region_add_subregion(&b->bp, b->chip->erom_base, &b->erom_mr);
+    for (unsigned i = 0; i < b->chip->ncores; i++) {
+        const BcmaCoreInfo *info = &b->chip->cores[i];
+        BcmaCoreBus *c = &b->bus[i];
+        g_autofree char *agent = g_strdup_printf("bcma-%s-agent", info->name);
+        g_autofree char *clk = g_strdup_printf("bcma-%s-clkctlst", info->name);
 
-    val &= mask;
-    switch (t) {
-    case BCMA_TGT_CORE:
-        if (!bcma_traced_by_core(b, t, i, off)) {
-            trace_bcm4331_bcma_write(b->chip->cores[i].name,
-                                     bcma_reg_name(b, t, i, off), addr, val,
-                                     size);
+        c->b = b;
+        c->index = i;
+        memory_region_init_io(&c->agent, owner, &bcma_agent_ops, c, agent,
+                              BCMA_CORE_SIZE);
+        memory_region_add_subregion(&b->bp, info->wrap, &c->agent);
+        memory_region_init_io(&c->clkctlst, owner, &bcma_clk_ops, c, clk, 4);
+        memory_region_add_subregion_overlap(&b->bp, info->base + A_CLKCTLST,
+                                            &c->clkctlst, 1);
+        if (info->type == BCMA_CORE_CHIPCOMMON ||
+            info->type == BCMA_CORE_PCIE) {
+            g_autofree char *name = g_strdup_printf("bcma-%s", info->name);
+
+            memory_region_init_io(&c->regs, owner, &bcma_core_ops, c, name,
+                                  BCMA_CORE_SIZE);
+            memory_region_add_subregion(&b->bp, info->base, &c->regs);
         }
-        bcma_core_write32(b, i, off, val << shift, mask << shift);
-        return;
-    case BCMA_TGT_AGENT:
-        trace_bcm4331_bcma_write(b->chip->cores[i].name,
-                                 bcma_reg_name(b, t, i, off), addr, val, size);
-        bcma_agent_write32(b, i, off, val << shift, mask << shift);
-        return;
-    case BCMA_TGT_EROM:
-        BCM_GUEST_ERR(bcm4331_bcma_ub_ro, "%s: write 0x%x to read-only "
-                       "register 0x%x", "EROM", val, off);
-        return;
-    default:
-        BCM_GUEST_ERR(bcm4331_bcma_ub_unmapped,
-                       "write of unmapped backplane address 0x%08x (%u bytes, "
-                       "write %d)", addr, size, 1);
-        return;
     }
 }
 
@@ -481,15 +601,17 @@ static bool bcma_load_sprom(BcmaState *b, const char *file, Error **errp)
 }
 
 /*
- * The BCM4331's backplane; its SPROM from @sprom_file, or built with
- * @mac (which also replaces the file's address when @mac_given).
+ * The BCM4331's backplane, its regions owned by @owner; its SPROM from
+ * @sprom_file, or built with @mac (which also replaces the file's address
+ * when @mac_given).
  */
-bool bcma_realize(BcmaState *b, const char *sprom_file, const uint8_t *mac,
-                  bool mac_given, Error **errp)
+bool bcma_realize(BcmaState *b, Object *owner, const char *sprom_file,
+                  const uint8_t *mac, bool mac_given, Error **errp)
 {
     b->chip = &bcm4331_chip;
     assert(b->chip->ncores <= BCMA_MAX_CORES);
     bcma_build_erom(b);
+    bcma_map(b, owner);
 
     if (sprom_file) {
         if (!bcma_load_sprom(b, sprom_file, errp)) {

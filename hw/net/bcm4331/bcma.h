@@ -3,8 +3,11 @@
  *
  * Broadcom AMBA (bcma) backplane of the BCM4331: the chip and its cores as
  * the EROM describes them, the agents (wrappers), ChipCommon with its PMU
- * and SPROM window, the PCIe core.  Other cores (the 802.11 core) attach
- * with a BcmaCoreOps: the backplane knows them only through it.
+ * and SPROM window, the PCIe core.  The backplane is a MemoryRegion (4 GiB
+ * of backplane addresses) holding a region per core, per agent, the EROM
+ * and the unmapped rest; the PCI glue's BAR0 windows are aliases into it.
+ * Other cores (the 802.11 core) attach their own register region: the
+ * backplane knows them only through it and their reset.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -12,9 +15,12 @@
 #ifndef HW_NET_BCM4331_BCMA_H
 #define HW_NET_BCM4331_BCMA_H
 
+#include "exec/memory.h"
 #include "hw/net/bcm4331/bcma-regs.h"
 #include "sprom.h"
 #include "bcm-common.h"
+
+#define BCMA_CORE_SIZE          0x1000  /* a core's registers, an agent */
 
 typedef enum {
     BCMA_CORE_CHIPCOMMON,
@@ -52,19 +58,74 @@ typedef struct BcmaChipInfo {
 } BcmaChipInfo;
 
 #define BCMA_MAX_CORES          8
-#define BCMA_CORE_SIZE          0x1000
 #define BCMA_REGFILE_WORDS      (0x800 / 4)
 
 /*
- * A core the backplane does not model itself: its register window (a
- * 32-bit word at @off, @mask the byte lanes accessed) and the reset its
- * agent's RESET_CTL puts it in.
+ * The registers of a core are 32-bit words; an access of 1, 2 or 4 bytes
+ * selects byte lanes of one word (@mask).  QEMU's memory core splits an
+ * unaligned access into naturally aligned ones (impl.unaligned false), as
+ * the CPU's would be on the bus; should one still cross a word, it is two
+ * accesses, and nothing past the 4 KiB of a core is reached.
  */
-typedef struct BcmaCoreOps {
-    uint32_t (*read)(void *opaque, uint32_t off, uint32_t mask);
-    void (*write)(void *opaque, uint32_t off, uint32_t val, uint32_t mask);
-    void (*reset)(void *opaque);
-} BcmaCoreOps;
+typedef uint32_t BcmaRead32(void *opaque, uint32_t off, uint32_t mask);
+typedef void BcmaWrite32(void *opaque, uint32_t off, uint32_t val,
+                         uint32_t mask);
+
+static inline uint32_t bcma_lanes(unsigned size)
+{
+    return size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
+}
+
+static inline uint64_t bcma_access_read(void *opaque, hwaddr addr,
+                                        unsigned size, BcmaRead32 *read32)
+{
+    unsigned first = MIN(size, 4 - (addr & 3));
+    unsigned shift = (addr & 3) * 8;
+    uint64_t v;
+
+    addr &= BCMA_CORE_SIZE - 1;
+    v = (read32(opaque, addr & ~3u, bcma_lanes(first) << shift) >> shift) &
+        bcma_lanes(first);
+    if (first < size && addr + first < BCMA_CORE_SIZE) {
+        v |= bcma_access_read(opaque, addr + first, size - first, read32) <<
+             (first * 8);
+    }
+    return v;
+}
+
+static inline void bcma_access_write(void *opaque, hwaddr addr, uint64_t val,
+                                     unsigned size, BcmaWrite32 *write32)
+{
+    unsigned first = MIN(size, 4 - (addr & 3));
+    unsigned shift = (addr & 3) * 8;
+
+    addr &= BCMA_CORE_SIZE - 1;
+    write32(opaque, addr & ~3u, (uint32_t)(val & bcma_lanes(first)) << shift,
+            bcma_lanes(first) << shift);
+    if (first < size && addr + first < BCMA_CORE_SIZE) {
+        bcma_access_write(opaque, addr + first, val >> (first * 8),
+                          size - first, write32);
+    }
+}
+
+/* accesses of 1-4 bytes at any address, made naturally aligned */
+#define BCMA_ACCESS_SIZES                                               \
+    .valid = { .min_access_size = 1, .max_access_size = 4,             \
+               .unaligned = true },                                     \
+    .impl = { .min_access_size = 1, .max_access_size = 4 }
+
+typedef struct BcmaState BcmaState;
+
+/* the regions of one core on the backplane */
+typedef struct BcmaCoreBus {
+    BcmaState *b;
+    unsigned index;
+    MemoryRegion regs;          /* ChipCommon, PCIe: the backplane's own */
+    MemoryRegion agent;
+    MemoryRegion clkctlst;      /* 0x1E0 of every core, over its registers */
+    void (*reset)(void *opaque);    /* an attached core's reset */
+    void *opaque;
+} BcmaCoreBus;
 
 typedef struct BcmaCoreState {
     uint32_t ioctl;
@@ -90,31 +151,33 @@ typedef struct BcmaPcieState {
     uint16_t mdio_regs[BCMA_PCIE_MDIO_BLOCKS][BCMA_PCIE_MDIO_REGS];
 } BcmaPcieState;
 
-typedef struct BcmaState {
+struct BcmaState {
     const BcmaChipInfo *chip;
     uint32_t erom[BCMA_EROM_WORDS];
     unsigned erom_words;
     uint16_t sprom[BCM_SPROM_MAX_WORDS];
     unsigned sprom_words;
     bool dma64;                 /* the 802.11 core's IOST: 64-bit DMA */
-    const BcmaCoreOps *core_ops[BCMA_MAX_CORES];
-    void *core_opaque[BCMA_MAX_CORES];
+
+    MemoryRegion bp;            /* the backplane's address space */
+    MemoryRegion erom_mr;
+    MemoryRegion unmapped;
+    BcmaCoreBus bus[BCMA_MAX_CORES];
 
     BcmaCoreState core[BCMA_MAX_CORES];
     BcmaCcState cc;
     BcmaPcieState pcie;
-} BcmaState;
+};
 
 extern const VMStateDescription vmstate_bcma;
 
 /* bcma.c: the backplane */
-bool bcma_realize(BcmaState *b, const char *sprom_file, const uint8_t *mac,
-                  bool mac_given, Error **errp);
-void bcma_attach_core(BcmaState *b, BcmaCoreType type,
-                      const BcmaCoreOps *ops, void *opaque);
+bool bcma_realize(BcmaState *b, Object *owner, const char *sprom_file,
+                  const uint8_t *mac, bool mac_given, Error **errp);
+void bcma_attach_core(BcmaState *b, BcmaCoreType type, MemoryRegion *regs,
+                      void (*reset)(void *opaque), void *opaque);
+void bcma_unrealize(BcmaState *b);
 void bcma_reset(BcmaState *b);
-uint32_t bcma_bp_read(BcmaState *b, uint32_t addr, unsigned size);
-void bcma_bp_write(BcmaState *b, uint32_t addr, uint32_t val, unsigned size);
 const char *bcma_target_name(BcmaState *b, uint32_t addr);
 int bcma_core_index(BcmaState *b, BcmaCoreType type);
 uint32_t bcma_core_base(BcmaState *b, BcmaCoreType type);

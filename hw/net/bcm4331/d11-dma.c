@@ -26,7 +26,6 @@
 #include "d11-dma.h"
 #include "d11-mac.h"
 #include "d11-xmit.h"
-#include "fw.h"
 #include "trace.h"
 
 /* frames one engine may send per bottom-half run (then reschedule) */
@@ -199,8 +198,11 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
     uint32_t end = *dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d);
     g_autofree uint8_t *buf = NULL;
 
+    bool mcast_wait = n == D11_DMA_MCAST_ENGINE && d->mcast_held &&
+                      !d->mcast_open;
+
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
-        dma_stopped(d, n, false) || !bcm_fw_engine_may_send(d->fw, n)) {
+        dma_stopped(d, n, false) || mcast_wait) {
         if (d->tx_cd[n] == end) {
             return false;       /* nothing posted anyway */
         }
@@ -219,7 +221,7 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
         if (!budget--) {
             return true;        /* more to do: reschedule */
         }
-        if (!d11_xmit_may_fetch(d->xmit)) {
+        if (d->tx_fifo_full) {
             trace_bcm4331_tx_wait(n, "TX FIFO full");
             return false;       /* the end of an exchange kicks the engines */
         }
@@ -289,7 +291,9 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
         d11_xmit_tx(d->xmit, n, buf, len);
         d->tx_cd[n] = cd;
     }
-    bcm_fw_engine_idle(d->fw, n);
+    if (n == D11_DMA_MCAST_ENGINE) {
+        d->mcast_open = false;  /* drained: held until the next DTIM */
+    }
     return false;
 }
 
@@ -299,7 +303,7 @@ static void d11_tx_bh(void *opaque)
     bool more = false;
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d11_mac_running(d->mac)) {
+    if (!d->mac_running) {
         return;
     }
     d11_dma_hold(d);
@@ -317,6 +321,26 @@ bool d11_dma_tx_posted(D11Dma *d, unsigned n)
 {
     return d->tx_cd[n] !=
            (*dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d));
+}
+
+/* the MAC's state the engines follow: enabled and PSM running; AP mode */
+void d11_dma_set_mac_state(D11Dma *d, bool running, bool ap)
+{
+    d->mac_running = running;
+    d->mcast_held = ap;
+}
+
+/* the PHY's TX FIFO is full (airtime on): no fetching until it has room */
+void d11_dma_tx_fifo_full(D11Dma *d, bool full)
+{
+    d->tx_fifo_full = full;
+}
+
+/* a DTIM beacon went out: engine 4 sends its group frames */
+void d11_dma_mcast_release(D11Dma *d)
+{
+    d->mcast_open = true;
+    d11_dma_kick(d);
 }
 
 void d11_dma_kick(D11Dma *d)
@@ -372,7 +396,7 @@ static uint32_t dma32_reg(D11Dma *d, uint32_t off)
            to64[(rel % D11_DMA32_ENGINE_SIZE) / 4];
 }
 
-const char *d11_dma_reg_name(D11Dma *d, uint32_t off)
+static const char *dma_reg_name(D11Dma *d, uint32_t off)
 {
     static const char *const n[16] = {
         "DMA_TXCTL", "DMA_TXINDEX", "DMA_TXRINGLO", "DMA_TXRINGHI",
@@ -479,18 +503,35 @@ static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
     return state | (cd & D11_DMA64_CD_MASK);
 }
 
-uint32_t d11_dma_read(D11Dma *d, uint32_t off)
+/* the MAC core's register trace (d11-mac.c) names the lanes the same way */
+static uint32_t lane_off(uint32_t off, uint32_t mask)
+{
+    return off + (mask ? ctz32(mask) / 8 : 0);
+}
+
+static uint32_t lane_val(uint32_t v, uint32_t mask)
+{
+    return (v & mask) >> (mask ? ctz32(mask) : 0);
+}
+
+uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask)
 {
     uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;
     unsigned n = r / 0x40;
+    uint32_t v;
 
     switch (r & 0x3f) {
     case D11_DMA64_TXSTATUS:
     case D11_DMA64_RXSTATUS:
-        return dma_status(d, n, r & 0x3f);
+        v = dma_status(d, n, r & 0x3f);
+        break;
     default:
-        return *dma_reg(d, n, r);
+        v = *dma_reg(d, n, r);
+        break;
     }
+    trace_bcm4331_d11_read(dma_reg_name(d, off), lane_off(off, mask),
+                           lane_val(v, mask));
+    return v;
 }
 
 void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
@@ -501,6 +542,8 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
     uint32_t *reg = dma_reg(d, n, rel);
     uint32_t old = *reg;
 
+    trace_bcm4331_d11_write(dma_reg_name(d, off), lane_off(off, mask),
+                            lane_val(val, mask));
     if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
         rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
         BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
@@ -607,6 +650,8 @@ void d11_dma_reset(D11Dma *d)
     memset(d->tx_cd, 0, sizeof(d->tx_cd));
     memset(d->rx_cd, 0, sizeof(d->rx_cd));
     memset(d->tx_walk, 0, sizeof(d->tx_walk));
+    d->tx_fifo_full = false;
+    d->mcast_open = false;
     if (d->tx_bh) {
         qemu_bh_cancel(d->tx_bh);
     }
@@ -637,6 +682,7 @@ const VMStateDescription vmstate_d11_dma = {
         VMSTATE_UINT32_ARRAY(tx_cd, D11Dma, D11_DMA_ENGINES),
         VMSTATE_UINT32_ARRAY(rx_cd, D11Dma, D11_DMA_ENGINES),
         VMSTATE_UINT32_ARRAY(tx_walk, D11Dma, D11_DMA_ENGINES),
+        VMSTATE_BOOL(mcast_open, D11Dma),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -28,10 +28,15 @@
 struct D11Dma {
     /* links (set at realize) */
     PCIDevice *pci;             /* the bus master */
-    D11State *mac;              /* interrupts, MAC enabled */
-    FwState *fw;                /* may an engine send (after DTIM) */
+    D11State *mac;              /* interrupts */
     D11Xmit *xmit;              /* where gathered frames go */
     QEMUBH *tx_bh;
+
+    /* the lines the rest of the core drives (not migrated: re-driven) */
+    bool mac_running;           /* MAC enabled and the PSM runs */
+    bool mcast_held;            /* AP: engine 4 waits for a DTIM beacon */
+    bool tx_fifo_full;          /* the PHY's TX FIFO takes no frame */
+    bool mcast_open;            /* a DTIM beacon went out: engine 4 may send */
 
     bool dma64;                 /* property: 64-bit engines */
     bool rx_cd_erratum;         /* property: RXSTATUS bit-12 erratum */
@@ -54,12 +59,14 @@ typedef struct D11RxSlot {
 
 extern const VMStateDescription vmstate_d11_dma;
 
-/* registers: @off in D11_DMA_BASE..D11_DMA_END, as the guest wrote it */
-const char *d11_dma_reg_name(D11Dma *d, uint32_t off);
-uint32_t d11_dma_read(D11Dma *d, uint32_t off);
+/* registers: @off in D11_DMA_BASE..D11_DMA_END, @mask the byte lanes */
+uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask);
 void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask);
 
 /* TX */
+void d11_dma_set_mac_state(D11Dma *d, bool running, bool ap);
+void d11_dma_tx_fifo_full(D11Dma *d, bool full);
+void d11_dma_mcast_release(D11Dma *d);
 void d11_dma_kick(D11Dma *d);
 void d11_dma_fetch_now(D11Dma *d);
 bool d11_dma_tx_posted(D11Dma *d, unsigned engine);

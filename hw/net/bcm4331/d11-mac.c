@@ -317,6 +317,43 @@ static void d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask)
 }
 
 /* ------------------------------------------------------------------ */
+/* TX status FIFO: the firmware writes, b43 reads XMITSTAT_0 then _1    */
+
+void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1)
+{
+    unsigned i;
+
+    if (m->txstat_count >= D11_TXSTAT_FIFO) {
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full\n");
+        return;
+    }
+    i = (m->txstat_head + m->txstat_count) % D11_TXSTAT_FIFO;
+    m->txstat[i][0] = w0;
+    m->txstat[i][1] = w1;
+    m->txstat_count++;
+    trace_bcm4331_txstat(FIELD_EX32(w0, D11_XMITSTAT_0, COOKIE),
+                         FIELD_EX32(w0, D11_XMITSTAT_0, ACKED),
+                         FIELD_EX32(w0, D11_XMITSTAT_0, FRAME_COUNT));
+    d11_raise_irq(m, D11_IRQ_TX_OK);
+}
+
+/* pops the oldest TX status and latches its second word; 0 when empty */
+static uint32_t d11_txstat_pop(D11State *m)
+{
+    uint32_t w0;
+
+    if (!m->txstat_count) {
+        m->txstat_latch = 0;
+        return 0;
+    }
+    w0 = m->txstat[m->txstat_head][0];
+    m->txstat_latch = m->txstat[m->txstat_head][1];
+    m->txstat_head = (m->txstat_head + 1) % D11_TXSTAT_FIFO;
+    m->txstat_count--;
+    return w0;
+}
+
+/* ------------------------------------------------------------------ */
 /* TSF: 1 MHz, on QEMU's virtual clock                                  */
 
 static uint64_t d11_now_us(void)
@@ -353,12 +390,7 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
     uint32_t v;
 
     if (off >= D11_DMA_BASE && off < D11_DMA_END) {
-        /* the DMA engines own their registers */
-        v = d11_dma_read(m->dma, off);
-        trace_bcm4331_d11_read(d11_dma_reg_name(m->dma, off),
-                               d11_lane_off(off, mask),
-                               (v & mask) >> (mask ? ctz32(mask) : 0));
-        return v;
+        return d11_dma_read(m->dma, off, mask);   /* they own them */
     }
     switch (off) {
     case A_D11_MACCTL:
@@ -383,7 +415,7 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         v = 0;          /* no PMQ entries: DISCPMQ */
         break;
     case A_D11_RADIO_HWENABLED_HI:
-        v = m->rfkill ? D11_RADIO_HWDISABLED : 0;
+        v = bcm_phy_rfkill(m->phy) ? D11_RADIO_HWDISABLED : 0;
         break;
     case A_D11_MAC_HW_CAP:
         v = 0;
@@ -397,10 +429,10 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         break;
     case A_D11_XMITSTAT_0:
         /* pops the oldest TX status; 0 (not valid) when empty */
-        v = d11_txstat_pop(m->xmit);
+        v = d11_txstat_pop(m);
         break;
     case A_D11_XMITSTAT_1:
-        v = d11_txstat_word1(m->xmit);    /* of the entry XMITSTAT_0 popped */
+        v = m->txstat_latch;        /* of the entry XMITSTAT_0 popped */
         break;
     case A_D11_TSF_LOW: {
         uint64_t tsf = d11_tsf(m);
@@ -454,24 +486,21 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
 
 void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
 {
-    bool dma = off >= D11_DMA_BASE && off < D11_DMA_END;
     uint32_t old;
 
-    trace_bcm4331_d11_write(dma ? d11_dma_reg_name(m->dma, off)
-                                : d11_reg_name(off, mask),
-                            d11_lane_off(off, mask),
-                            (val & mask) >> (mask ? ctz32(mask) : 0));
-    if (dma) {
-        /* the DMA engines own their registers */
-        d11_dma_write(m->dma, off, val, mask);
+    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
+        d11_dma_write(m->dma, off, val, mask);    /* they own them */
         return;
     }
+    trace_bcm4331_d11_write(d11_reg_name(off, mask), d11_lane_off(off, mask),
+                            (val & mask) >> (mask ? ctz32(mask) : 0));
     switch (off) {
     case A_D11_MACCTL:
         old = m->macctl;
         m->macctl = merge(old, val, mask);
         bcm_fw_macctl_changed(m->fw, old, m->macctl);
         bcm_fw_tbtt_update(m->fw);
+        d11_state_changed(m);
         return;
     case A_D11_MACCMD:
         m->maccmd = merge(m->maccmd, val, mask);
@@ -588,6 +617,22 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
 /* ------------------------------------------------------------------ */
 /* rfkill, reset, migration                                            */
 
+/*
+ * The MAC's state changed (MACCTL, the PSM, a reset, a migration): drive
+ * the interrupt line and the lines the DMA engines follow.
+ */
+static void d11_drive_dma(D11State *m)
+{
+    d11_dma_set_mac_state(m->dma, d11_mac_running(m),
+                          FIELD_EX32(m->macctl, D11_MACCTL, AP));
+}
+
+void d11_state_changed(D11State *m)
+{
+    d11_drive_dma(m);
+    d11_update_irq(m);
+}
+
 /* the MAC is enabled and the firmware runs: frames may go out */
 bool d11_mac_running(D11State *m)
 {
@@ -597,7 +642,7 @@ bool d11_mac_running(D11State *m)
 /* the radio transmits and receives: rfkill off, chip 0 powered, tuned */
 bool d11_radio_on(D11State *m)
 {
-    return !m->rfkill && bcm_phy_radio_powered(m->phy);
+    return bcm_phy_radio_freq(m->phy) != 0;
 }
 
 uint32_t d11_macctl(D11State *m)
@@ -623,11 +668,9 @@ uint32_t d11_reg(D11State *m, uint32_t off)
 
 void d11_set_rfkill(D11State *m, bool blocked)
 {
-    if (m->rfkill == blocked) {
+    if (!bcm_phy_set_rfkill(m->phy, blocked)) {
         return;
     }
-    m->rfkill = blocked;
-    trace_bcm4331_d11_rfkill(blocked);
     /* the switch change interrupt (b43 polls the switch; it only acks) */
     if (bcm_fw_running(m->fw)) {
         d11_raise_irq(m, D11_IRQ_RFKILL);
@@ -652,17 +695,23 @@ static void d11_core_reset_state(D11State *m)
     m->tsf_high_latch = 0;
     m->tsf_low_pending = 0;
     m->gpio_control = 0;
+    m->txstat_head = 0;
+    m->txstat_count = 0;
+    m->txstat_latch = 0;
     d11_tsf_set(m, 0);
     bcm_fw_reset(m->fw);
     d11_dma_reset(m->dma);
     d11_xmit_reset(m->xmit);
+    d11_drive_dma(m);
 }
 
 /* bcma core reset of the 802.11 core: registers to power-on values */
-void d11_core_reset(D11State *m)
+void d11_core_reset(void *opaque)
 {
+    D11State *m = opaque;
+
     d11_core_reset_state(m);
-    d11_update_irq(m);
+    d11_state_changed(m);
 }
 
 /* device reset: also the memories, the PHY and the radio */
@@ -680,33 +729,59 @@ void d11_reset(D11State *m)
     d11_core_reset_state(m);
 }
 
-/* the core on the backplane */
-static uint32_t d11_core_read(void *opaque, uint32_t off, uint32_t mask)
+/* the core's registers on the backplane */
+static uint32_t d11_read32(void *opaque, uint32_t off, uint32_t mask)
 {
     return d11_mmio_read(opaque, off, mask);
 }
 
-static void d11_core_write(void *opaque, uint32_t off, uint32_t val,
-                           uint32_t mask)
+static void d11_write32(void *opaque, uint32_t off, uint32_t val,
+                        uint32_t mask)
 {
     d11_mmio_write(opaque, off, val, mask);
 }
 
-static void d11_core_reset_op(void *opaque)
+static uint64_t d11_iomem_read(void *opaque, hwaddr addr, unsigned size)
 {
-    d11_core_reset(opaque);
+    return bcma_access_read(opaque, addr, size, d11_read32);
 }
 
-const BcmaCoreOps d11_core_ops = {
-    .read = d11_core_read,
-    .write = d11_core_write,
-    .reset = d11_core_reset_op,
+static void d11_iomem_write(void *opaque, hwaddr addr, uint64_t val,
+                            unsigned size)
+{
+    bcma_access_write(opaque, addr, val, size, d11_write32);
+}
+
+static const MemoryRegionOps d11_iomem_ops = {
+    .read = d11_iomem_read,
+    .write = d11_iomem_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    BCMA_ACCESS_SIZES,
 };
+
+void d11_init(D11State *m, Object *owner)
+{
+    memory_region_init_io(&m->iomem, owner, &d11_iomem_ops, m, "bcm4331-d11",
+                          BCMA_CORE_SIZE);
+}
+
+static int d11_post_load(void *opaque, int version_id)
+{
+    D11State *m = opaque;
+
+    /* indexes into the TX status FIFO: reject nonsense */
+    if (m->txstat_head >= D11_TXSTAT_FIFO ||
+        m->txstat_count > D11_TXSTAT_FIFO) {
+        return -EINVAL;
+    }
+    return 0;
+}
 
 const VMStateDescription vmstate_d11 = {
     .name = "bcm4331-d11",
     .version_id = 2,
     .minimum_version_id = 2,
+    .post_load = d11_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32_ARRAY(regs, D11State, BCMA_CORE_SIZE / 4),
         VMSTATE_UINT32(macctl, D11State),
@@ -728,7 +803,10 @@ const VMStateDescription vmstate_d11 = {
         VMSTATE_UINT32(tsf_high_latch, D11State),
         VMSTATE_UINT32(tsf_low_pending, D11State),
         VMSTATE_UINT16(gpio_control, D11State),
-        VMSTATE_BOOL(rfkill, D11State),
+        VMSTATE_UINT32_2DARRAY(txstat, D11State, D11_TXSTAT_FIFO, 2),
+        VMSTATE_UINT32(txstat_head, D11State),
+        VMSTATE_UINT32(txstat_count, D11State),
+        VMSTATE_UINT32(txstat_latch, D11State),
         VMSTATE_END_OF_LIST()
     },
 };

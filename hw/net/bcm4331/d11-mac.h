@@ -24,6 +24,7 @@ struct D11State {
     D11Dma *dma;
     D11Xmit *xmit;
     qemu_irq irq;               /* the core's interrupt line */
+    MemoryRegion iomem;         /* its registers on the backplane */
 
     uint32_t regs[BCMA_CORE_SIZE / 4];  /* plain registers: store/read back */
     uint32_t macctl;
@@ -45,24 +46,30 @@ struct D11State {
     uint32_t tsf_high_latch;
     uint32_t tsf_low_pending;
     uint16_t gpio_control;
-    bool rfkill;                /* property: hardware radio switch off */
+    /* TX status FIFO (XMITSTAT_0/1), filled by the firmware's data path */
+    uint32_t txstat[D11_TXSTAT_FIFO][2];
+    uint32_t txstat_head;
+    uint32_t txstat_count;
+    uint32_t txstat_latch;
 };
 
 extern const VMStateDescription vmstate_d11;
-extern const BcmaCoreOps d11_core_ops;
 
 /* the bus side */
+void d11_init(D11State *m, Object *owner);
 uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask);
 void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask);
-void d11_core_reset(D11State *m);
+void d11_core_reset(void *opaque);
 void d11_reset(D11State *m);
 void d11_update_irq(D11State *m);
+void d11_state_changed(D11State *m);
 void d11_set_rfkill(D11State *m, bool blocked);
 
 /* interrupts */
 void d11_raise_irq(D11State *m, uint32_t reason);
 void d11_set_irq_reason(D11State *m, uint32_t reason);
 void d11_raise_dma_irq(D11State *m, unsigned engine, uint32_t reason);
+void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1);
 
 /* the MAC's state as the firmware and the data path see it */
 uint32_t d11_macctl(D11State *m);

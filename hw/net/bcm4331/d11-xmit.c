@@ -24,7 +24,6 @@
 #include "d11-xmit.h"
 #include "d11-dma.h"
 #include "d11-mac.h"
-#include "fw.h"
 #include "htphy.h"
 #include "trace.h"
 
@@ -32,25 +31,7 @@
 #define D11_TX_MIN_HDR          IEEE80211_HDR_LEN
 
 /* ------------------------------------------------------------------ */
-/* TX status FIFO                                                      */
-
-static void d11_txstat_push(D11Xmit *x, uint32_t w0, uint32_t w1)
-{
-    unsigned i;
-
-    if (x->txstat_count >= D11_TXSTAT_FIFO) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full\n");
-        return;
-    }
-    i = (x->txstat_head + x->txstat_count) % D11_TXSTAT_FIFO;
-    x->txstat[i][0] = w0;
-    x->txstat[i][1] = w1;
-    x->txstat_count++;
-    trace_bcm4331_txstat(FIELD_EX32(w0, D11_XMITSTAT_0, COOKIE),
-                         FIELD_EX32(w0, D11_XMITSTAT_0, ACKED),
-                         FIELD_EX32(w0, D11_XMITSTAT_0, FRAME_COUNT));
-    d11_raise_irq(x->mac, D11_IRQ_TX_OK);
-}
+/* TX status                                                           */
 
 /*
  * The TX status of frame @cookie: @attempts transmissions (0: never sent,
@@ -66,27 +47,7 @@ static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, MIN(attempts, 15));
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, COOKIE, cookie);
     w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, seq);
-    d11_txstat_push(x, w0, w1);
-}
-
-uint32_t d11_txstat_pop(D11Xmit *x)
-{
-    uint32_t w0;
-
-    if (!x->txstat_count) {
-        x->txstat_latch = 0;
-        return 0;
-    }
-    w0 = x->txstat[x->txstat_head][0];
-    x->txstat_latch = x->txstat[x->txstat_head][1];
-    x->txstat_head = (x->txstat_head + 1) % D11_TXSTAT_FIFO;
-    x->txstat_count--;
-    return w0;
-}
-
-uint32_t d11_txstat_word1(D11Xmit *x)
-{
-    return x->txstat_latch;
+    d11_txstat_push(x->mac, w0, w1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -116,13 +77,10 @@ static bool d11_tx_fifo_room(D11Xmit *x)
            wifi_medium_txq_len(&x->air) < WIFI_TX_QUEUE_MAX;
 }
 
-/* may an engine fetch another frame?  Not while the TX FIFO is full */
-bool d11_xmit_may_fetch(D11Xmit *x)
-{
-    return !(wifi_medium_paced(&x->air) && d11_radio_on(x->mac)) ||
-           d11_tx_fifo_room(x);
-}
-
+/*
+ * A frame went into the TX FIFO: when the FIFO is full, the engines stop
+ * fetching (the FIFO's full line) until an exchange ends.
+ */
 static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
                              uint16_t seq, bool want_ack)
 {
@@ -133,6 +91,9 @@ static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
         .cookie = cookie, .seq = seq, .engine = n, .want_ack = want_ack,
     };
     x->tx_fifo_count++;
+    if (!d11_tx_fifo_room(x)) {
+        d11_dma_tx_fifo_full(x->dma, true);
+    }
 }
 
 /* engine @n was disabled or its ring moved: its frames report nothing */
@@ -160,6 +121,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     size_t flen;
     bool want_ack, group;
     unsigned limit;
+    uint32_t freq;
     WifiTxResult r;
     WifiFrameMeta m;
 
@@ -192,7 +154,11 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     }
     flen = len - D11_TXH_LEN;
     group = ieee80211_is_group(ieee80211_addr1(f));
-    bcm_fw_tx_fixup(x->fw, n, cookie, f);
+    /* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
+    if (n == D11_DMA_MCAST_ENGINE &&
+        cookie == d11_shm_read16(x->mac, D11_SHM_SH_MCASTCOOKIE)) {
+        f[1] &= ~IEEE80211_FC1_MOREDATA;
+    }
     if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
         /* hardware key: encrypt the body, append ICV/MIC (d11-crypto.c) */
         flen = d11_tx_encrypt(x->mac, mac_ctl, f, flen,
@@ -210,13 +176,13 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
         m.rate_500k = IEEE80211_RATE_1M;
         m.ofdm = false;
     }
-    m.freq_mhz = bcm_phy_freq(x->phy);
+    freq = m.freq_mhz = bcm_phy_radio_freq(x->phy);
     limit = d11_scratch(x->mac, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
                                 D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT);
     limit = want_ack && !group ? MIN(MAX(limit, 1), 15) : 1;
 
     trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
-    if (!d11_radio_on(x->mac)) {
+    if (!freq) {
         /* the radio is off: every attempt goes unanswered */
         d11_txstat_report(x, cookie, limit, false, ieee80211_seq(f));
         return;
@@ -241,14 +207,14 @@ void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
                      bool ofdm)
 {
     WifiFrameMeta meta = {
-        .freq_mhz = bcm_phy_freq(x->phy),
+        .freq_mhz = bcm_phy_radio_freq(x->phy),
         .txpower_dbm = x->txpower,
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .ofdm = ofdm,
         .rate_500k = ofdm ? IEEE80211_RATE_6M : IEEE80211_RATE_1M,
     };
 
-    if (d11_radio_on(x->mac)) {
+    if (meta.freq_mhz) {
         wifi_medium_transmit(&x->air, (uint8_t *)frame, len, &meta, 1, false,
                              NULL);
     }
@@ -261,12 +227,12 @@ static uint32_t d11_air_freq(WifiMediumClient *c)
 {
     D11Xmit *x = c->opaque;
 
-    return d11_radio_on(x->mac) ? bcm_phy_freq(x->phy) : 0;
+    return bcm_phy_radio_freq(x->phy);
 }
 
 static bool d11_rx_ready(D11Xmit *x)
 {
-    return d11_mac_running(x->mac) && d11_radio_on(x->mac) &&
+    return d11_mac_running(x->mac) && bcm_phy_radio_freq(x->phy) &&
            d11_dma_rx_enabled(x->dma);
 }
 
@@ -324,7 +290,7 @@ static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
     uint32_t fcs, macstat;
     D11RxSlot slot;
 
-    if (!d11_rx_ready(x) || meta->freq_mhz != bcm_phy_freq(x->phy)) {
+    if (!d11_rx_ready(x) || meta->freq_mhz != bcm_phy_radio_freq(x->phy)) {
         return;
     }
     /*
@@ -401,6 +367,7 @@ static void d11_air_tx_done(WifiMediumClient *c, bool acked,
     p = &x->tx_fifo[x->tx_fifo_head];
     x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
     x->tx_fifo_count--;
+    d11_dma_tx_fifo_full(x->dma, !d11_tx_fifo_room(x));
     if (!p->dead) {
         d11_txstat_report(x, p->cookie, attempts, p->want_ack && acked,
                           p->seq);
@@ -441,9 +408,6 @@ void d11_xmit_exit(D11Xmit *x)
 
 void d11_xmit_reset(D11Xmit *x)
 {
-    x->txstat_head = 0;
-    x->txstat_count = 0;
-    x->txstat_latch = 0;
     /* the frames in the TX FIFO are dropped, unreported */
     x->tx_fifo_head = 0;
     x->tx_fifo_count = 0;
@@ -484,35 +448,12 @@ static const VMStateDescription vmstate_d11_tx_pending = {
     },
 };
 
-static bool d11_tx_fifo_needed(void *opaque)
-{
-    D11Xmit *x = opaque;
-
-    return x->tx_fifo_count != 0;
-}
-
-static const VMStateDescription vmstate_d11_tx_fifo = {
-    .name = "bcm4331-d11-xmit/tx-fifo",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .needed = d11_tx_fifo_needed,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(tx_fifo_head, D11Xmit),
-        VMSTATE_UINT32(tx_fifo_count, D11Xmit),
-        VMSTATE_STRUCT_ARRAY(tx_fifo, D11Xmit, D11_TX_FIFO, 1,
-                             vmstate_d11_tx_pending, D11TxPending),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
 static int d11_xmit_vm_post_load(void *opaque, int version_id)
 {
     D11Xmit *x = opaque;
 
     /* indexes into fixed arrays: reject nonsense */
-    if (x->txstat_head >= D11_TXSTAT_FIFO ||
-        x->txstat_count > D11_TXSTAT_FIFO ||
-        x->tx_fifo_head >= D11_TX_FIFO || x->tx_fifo_count > D11_TX_FIFO) {
+    if (x->tx_fifo_head >= D11_TX_FIFO || x->tx_fifo_count > D11_TX_FIFO) {
         return -EINVAL;
     }
     return 0;
@@ -524,14 +465,10 @@ const VMStateDescription vmstate_d11_xmit = {
     .minimum_version_id = 1,
     .post_load = d11_xmit_vm_post_load,
     .fields = (const VMStateField[]) {
-        VMSTATE_UINT32_2DARRAY(txstat, D11Xmit, D11_TXSTAT_FIFO, 2),
-        VMSTATE_UINT32(txstat_head, D11Xmit),
-        VMSTATE_UINT32(txstat_count, D11Xmit),
-        VMSTATE_UINT32(txstat_latch, D11Xmit),
+        VMSTATE_UINT32(tx_fifo_head, D11Xmit),
+        VMSTATE_UINT32(tx_fifo_count, D11Xmit),
+        VMSTATE_STRUCT_ARRAY(tx_fifo, D11Xmit, D11_TX_FIFO, 1,
+                             vmstate_d11_tx_pending, D11TxPending),
         VMSTATE_END_OF_LIST()
-    },
-    .subsections = (const VMStateDescription * const []) {
-        &vmstate_d11_tx_fifo,
-        NULL
     },
 };

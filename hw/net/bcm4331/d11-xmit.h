@@ -2,9 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Broadcom BCM4331: the firmware's data path and the card's client of the
- * Wi-Fi medium (d11-xmit.c): TX header, PLCP rate, retries, the TX status
- * FIFO (XMITSTAT) and the PHY's TX FIFO; the receive filter, RX header,
- * PLCP and FCS.
+ * Wi-Fi medium (d11-xmit.c): TX header, PLCP rate, retries, TX status
+ * words, the PHY's TX FIFO; the receive filter, RX header, PLCP and FCS.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -28,9 +27,8 @@ typedef struct D11TxPending {
 
 struct D11Xmit {
     /* links (set at realize) */
-    D11State *mac;              /* filter, retry limits, TSF, interrupts */
+    D11State *mac;              /* filter, retry limits, TSF, TX status */
     D11Dma *dma;                /* the RX ring; more TX after an exchange */
-    FwState *fw;                /* multicast after DTIM */
     PhyState *phy;              /* the tuned channel */
 
     /* properties */
@@ -48,27 +46,17 @@ struct D11Xmit {
      */
     D11TxPending tx_fifo[D11_TX_FIFO];
     uint32_t tx_fifo_head, tx_fifo_count;
-    /* TX status FIFO (XMITSTAT_0/1) */
-    uint32_t txstat[D11_TXSTAT_FIFO][2];
-    uint32_t txstat_head;
-    uint32_t txstat_count;
-    uint32_t txstat_latch;
 };
 
 extern const VMStateDescription vmstate_d11_xmit;
 
 /* from the DMA engines */
 void d11_xmit_tx(D11Xmit *x, unsigned engine, uint8_t *buf, size_t len);
-bool d11_xmit_may_fetch(D11Xmit *x);
 void d11_xmit_engine_reset(D11Xmit *x, unsigned engine);
 
 /* from the firmware: a beacon from the template */
 void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
                      bool ofdm);
-
-/* from the MAC's registers */
-uint32_t d11_txstat_pop(D11Xmit *x);
-uint32_t d11_txstat_word1(D11Xmit *x);
 
 void d11_xmit_init(D11Xmit *x, DeviceState *dev);
 void d11_xmit_exit(D11Xmit *x);

@@ -179,12 +179,10 @@ void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
 #define FW_SHM_BTL1             0x001a
 #define FW_SHM_TIMBPOS          0x001e
 #define FW_SHM_BEACPHYCTL       0x0054
-#define FW_SHM_MCASTCOOKIE      0x00a8
 #define FW_TPL_BEACON0          0x068
 #define FW_TPL_BEACON1          0x468
 #define FW_TPL_BEACON_MAX       0x200
 #define FW_MACCMD_BEACON_VALID(i) (1u << (i))
-#define FW_ENGINE_AFTER_DTIM    4
 
 /* the firmware beacons in AP/mesh (MACCTL.AP) and IBSS (INFRA clear) */
 static bool bcm_fw_beaconing(FwState *fw)
@@ -256,7 +254,7 @@ static void bcm_fw_send_beacon(FwState *fw, unsigned t)
 
         tim[2] = fw->dtim_count;
         dtim = fw->dtim_count == 0;
-        if (dtim && d11_dma_tx_posted(fw->dma, FW_ENGINE_AFTER_DTIM)) {
+        if (dtim && d11_dma_tx_posted(fw->dma, D11_DMA_MCAST_ENGINE)) {
             tim[4] |= 1;        /* group frames follow */
         }
         fw->dtim_count = fw->dtim_count ? fw->dtim_count - 1
@@ -270,8 +268,7 @@ static void bcm_fw_send_beacon(FwState *fw, unsigned t)
     d11_xmit_beacon(fw->xmit, frame, len - 6,
                     d11_shm_read16(m, FW_SHM_BEACPHYCTL) & 1);
     if (dtim) {
-        fw->after_dtim = true;
-        d11_dma_kick(fw->dma);
+        d11_dma_mcast_release(fw->dma);     /* the group frames follow */
     }
 }
 
@@ -295,30 +292,6 @@ static void bcm_fw_tbtt(void *opaque)
     bcm_fw_tbtt_update(fw);
 }
 
-/* engine 4 (SEND_AFTER_DTIM) sends only after a DTIM beacon in AP mode */
-bool bcm_fw_engine_may_send(FwState *fw, unsigned engine)
-{
-    return engine != FW_ENGINE_AFTER_DTIM ||
-           !FIELD_EX32(d11_macctl(fw->mac), D11_MACCTL, AP) || fw->after_dtim;
-}
-
-void bcm_fw_engine_idle(FwState *fw, unsigned engine)
-{
-    if (engine == FW_ENGINE_AFTER_DTIM) {
-        fw->after_dtim = false;
-    }
-}
-
-/* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
-void bcm_fw_tx_fixup(FwState *fw, unsigned engine, uint16_t cookie,
-                     uint8_t *frame)
-{
-    if (engine == FW_ENGINE_AFTER_DTIM &&
-        cookie == d11_shm_read16(fw->mac, FW_SHM_MCASTCOOKIE)) {
-        frame[1] &= ~IEEE80211_FC1_MOREDATA;
-    }
-}
-
 void bcm_fw_init(FwState *fw)
 {
     fw->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, bcm_fw_tbtt, fw);
@@ -334,7 +307,6 @@ void bcm_fw_reset(FwState *fw)
 {
     fw->beacon_active = 0;
     fw->dtim_count = 0;
-    fw->after_dtim = false;
     if (fw->tbtt_timer) {
         timer_del(fw->tbtt_timer);
     }
@@ -367,7 +339,6 @@ const VMStateDescription vmstate_bcm_fw = {
         VMSTATE_BOOL(stub, FwState),
         VMSTATE_UINT8(beacon_active, FwState),
         VMSTATE_UINT8(dtim_count, FwState),
-        VMSTATE_BOOL(after_dtim, FwState),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -22,10 +22,9 @@ struct FwState {
     QEMUTimer *tbtt_timer;
 
     bool psm_running;
-    /* AP/IBSS beacons: active template, DTIM counter, engine 4 */
+    /* AP/IBSS beacons: active template, DTIM counter */
     uint8_t beacon_active;
     uint8_t dtim_count;
-    bool after_dtim;            /* engine 4 may send (after a DTIM) */
     uint32_t ucode_bytes;       /* bytes uploaded since PSM_JMP0 */
     uint32_t ucode_head[8];     /* first words: the stub's identity */
     uint16_t rev, patch, date, time, fwcapa;
@@ -42,9 +41,5 @@ void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
                         uint32_t mask);
 void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val);
 void bcm_fw_tbtt_update(FwState *fw);
-bool bcm_fw_engine_may_send(FwState *fw, unsigned engine);
-void bcm_fw_engine_idle(FwState *fw, unsigned engine);
-void bcm_fw_tx_fixup(FwState *fw, unsigned engine, uint16_t cookie,
-                     uint8_t *frame);
 
 #endif

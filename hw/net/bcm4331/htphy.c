@@ -20,10 +20,30 @@
 #include "htphy.h"
 #include "trace.h"
 
-/* the radio can transmit and receive: chip 0 powered up and tuned */
-bool bcm_phy_radio_powered(PhyState *p)
+/*
+ * The frequency the radio transmits and receives on: 0 when it cannot
+ * (the rfkill switch is off, chip 0 is powered down, or nothing is tuned).
+ */
+uint32_t bcm_phy_radio_freq(PhyState *p)
 {
-    return (p->phy[HTPHY_RF_CTL_CMD] & HTPHY_RF_CTL_CHIP0_PU) && p->freq_mhz;
+    return !p->rfkill && (p->phy[HTPHY_RF_CTL_CMD] & HTPHY_RF_CTL_CHIP0_PU) ?
+           p->freq_mhz : 0;
+}
+
+bool bcm_phy_rfkill(PhyState *p)
+{
+    return p->rfkill;
+}
+
+/* flip the hardware radio switch; true if it changed */
+bool bcm_phy_set_rfkill(PhyState *p, bool blocked)
+{
+    if (p->rfkill == blocked) {
+        return false;
+    }
+    p->rfkill = blocked;
+    trace_bcm4331_d11_rfkill(blocked);
+    return true;
 }
 
 uint16_t bcm_phy_version(void)
@@ -208,7 +228,10 @@ void bcm_phy_port_write(PhyState *p, BcmPhyPort port, uint32_t val,
 
 void bcm_phy_reset(PhyState *p)
 {
+    bool rfkill = p->rfkill;    /* a switch: reset does not move it */
+
     memset(p, 0, sizeof(*p));
+    p->rfkill = rfkill;
 }
 
 const VMStateDescription vmstate_bcm_phy = {
@@ -223,6 +246,7 @@ const VMStateDescription vmstate_bcm_phy = {
         VMSTATE_UINT16(radio_addr, PhyState),
         VMSTATE_UINT16_2DARRAY(radio, PhyState, R2059_CORES, R2059_REGS),
         VMSTATE_UINT32(freq_mhz, PhyState),
+        VMSTATE_BOOL(rfkill, PhyState),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -22,6 +22,7 @@ struct PhyState {
     uint16_t radio_addr;
     uint16_t radio[R2059_CORES][R2059_REGS];
     uint32_t freq_mhz;          /* tuned frequency, derived from BW1 */
+    bool rfkill;                /* the hardware radio switch: off */
 };
 
 /* the two ports of the MAC: address in bits 15:0, data in 31:16 */
@@ -39,6 +40,8 @@ void bcm_phy_port_write(PhyState *p, BcmPhyPort port, uint32_t val,
 void bcm_phy_reset(PhyState *p);
 uint32_t bcm_phy_freq(PhyState *p);
 unsigned bcm_phy_channel(PhyState *p);
-bool bcm_phy_radio_powered(PhyState *p);
+uint32_t bcm_phy_radio_freq(PhyState *p);
+bool bcm_phy_rfkill(PhyState *p);
+bool bcm_phy_set_rfkill(PhyState *p, bool blocked);
 
 #endif

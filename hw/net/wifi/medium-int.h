@@ -141,9 +141,9 @@ void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
 
 /* medium-link.c */
 bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr, uint32_t freq);
-uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos, const uint8_t *frame,
-                        size_t len, const WifiFrameMeta *meta,
-                        uint16_t ack_seq);
+uint16_t wifi_link_put(WifiMedium *m, const int32_t *pos, const uint8_t *frame,
+                       size_t len, const WifiFrameMeta *meta,
+                       uint16_t ack_seq);
 void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
                   const uint8_t *frame, size_t len, const WifiFrameMeta *meta);
 void wifi_arq_timer(void *opaque);
@@ -151,7 +151,29 @@ void wifi_link_open(WifiMedium *m, Error **errp);
 
 /* pcap.c */
 void wifi_pcap_open(WifiMedium *m, Error **errp);
-void wifi_pcap_write(WifiMedium *m, int64_t ns, const uint8_t *frame,
-                     size_t len, const WifiFrameMeta *meta, int8_t signal);
+void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
+                      size_t len, const WifiFrameMeta *meta, int8_t signal);
+
+/* a frame on the air: to the pcap file, if there is one */
+static inline void wifi_pcap_write(WifiMedium *m, int64_t ns,
+                                   const uint8_t *frame, size_t len,
+                                   const WifiFrameMeta *meta, int8_t signal)
+{
+    if (m->pcap_file) {
+        wifi_pcap_record(m, ns, frame, len, meta, signal);
+    }
+}
+
+/*
+ * ... and to the other processes, if the medium has a netdev: returns the
+ * frame's sequence number on the netdev (@ack_seq for an ACK), 0 if none
+ */
+static inline uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
+                                      const uint8_t *frame, size_t len,
+                                      const WifiFrameMeta *meta,
+                                      uint16_t ack_seq)
+{
+    return m->nic ? wifi_link_put(m, pos, frame, len, meta, ack_seq) : 0;
+}
 
 #endif

@@ -65,9 +65,9 @@ bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr,
  * a new air sequence number, an ACK the one of the frame it answers
  * (@ack_seq).  Returns the number (0: no netdev).
  */
-uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
-                        const uint8_t *frame, size_t len,
-                        const WifiFrameMeta *meta, uint16_t ack_seq)
+uint16_t wifi_link_put(WifiMedium *m, const int32_t *pos,
+                       const uint8_t *frame, size_t len,
+                       const WifiFrameMeta *meta, uint16_t ack_seq)
 {
     WifiAirFrame af = {
         .sender = m->sender_id,

@@ -36,9 +36,8 @@ void wifi_pcap_open(WifiMedium *m, Error **errp)
     }
 }
 
-void wifi_pcap_write(WifiMedium *m, int64_t ns, const uint8_t *frame,
-                     size_t len, const WifiFrameMeta *meta,
-                     int8_t signal)
+void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
+                      size_t len, const WifiFrameMeta *meta, int8_t signal)
 {
     uint8_t rec[16], rt[15];
     uint8_t fcs[4];

@@ -77,6 +77,8 @@ REG32(D11_TSF_CFP_START, 0x18c)
 #define D11_DMA_ENGINE(n)       (D11_DMA_BASE + 0x40 * (n))
 #define D11_DMA32_ENGINE(n)     (D11_DMA_BASE + D11_DMA32_ENGINE_SIZE * (n))
 #define D11_DMA_END             0x380
+/* engine 4 sends the group frames that follow a DTIM beacon (AP) */
+#define D11_DMA_MCAST_ENGINE    4
 /*
  * 16-bit registers b43 reads and writes (b43.h B43_MMIO_*).  The model
  * keeps them in the 32-bit word that holds them (the REG32 below); a REG16
@@ -145,6 +147,8 @@ REG16(D11_POWERUP_DELAY, 0x6a8)
 #define D11_UCODESTAT_SUSP      3
 #define D11_KTP_DEFAULT         0x0400  /* key table at byte 0x0800 */
 #define D11_SHM_SH_HOSTF1       0x005e
+/* the cookie of the last group frame after a DTIM (b43 dma.c) */
+#define D11_SHM_SH_MCASTCOOKIE  0x00a8
 #define D11_HF_USEDEFKEYS       0x4000  /* WEP: default keys by key ID */
 #define D11_SHM_SH_KEYIDXBLOCK  0x05d4  /* per slot: slot << 4 | algorithm */
 
