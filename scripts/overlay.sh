@@ -123,6 +123,8 @@ if has fuzz; then
         "specific_fuzz_ss.add(when: 'CONFIG_BCM4331_PCI', if_true: files('bcm4331_fuzz.c'))"
 fi
 if has qtest; then
+    # the libqos driver steps the qtests and the fuzz targets share
+    hook tests/qtest/libqos/meson.build "^        'e1000e.c',$" "        'bcm4331.c',"
     # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
     qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
     line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"

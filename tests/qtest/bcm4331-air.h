@@ -16,8 +16,8 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
-#include "hw/net/bcm4331/bcma-regs.h"
-#include "hw/net/bcm4331/d11-regs.h"
+#include "libqos/bcm4331.h"
+#include "hw/net/wifi/ieee80211.h"
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -51,16 +51,9 @@ static inline void ww(Card *c, uint32_t off, uint16_t v)
     qpci_io_writew(c->dev, c->bar0, off, v);
 }
 
-static inline void phy_w(Card *c, uint16_t reg, uint16_t v)
-{
-    ww(c, D11 + A_D11_PHY_CONTROL, reg);
-    ww(c, D11 + A_D11_PHY_DATA, v);
-}
-
 static inline void scratch_w(Card *c, unsigned reg, uint16_t v)
 {
-    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | reg);
-    ww(c, D11 + A_D11_SHM_DATA, v);
+    qbcm4331_scratch_write(c->dev, c->bar0, reg, v);
 }
 
 /* a 64-bit descriptor, with b43's PCIe translation bit in the high word */
@@ -79,52 +72,20 @@ static inline void desc(Air *a, uint64_t at, uint32_t ctl0, uint32_t len,
 
 static inline void set_ring(Card *c, unsigned n, bool rx, uint64_t base)
 {
-    uint32_t o = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
-
-    wl(c, D11 + D11_DMA_ENGINE(n) + o, 0x801 | (rx ? D11_RX_FW598_FO << 1 : 0) |
-       ((base >> 62) << 16));
-    wl(c, D11 + D11_DMA_ENGINE(n) + o + 8, base);
-    wl(c, D11 + D11_DMA_ENGINE(n) + o + 12,
-       ((base >> 32) & 0x3fffffff) | 0x80000000);
+    qbcm4331_set_ring(c->dev, c->bar0, n, rx, base);
 }
 
 /* what b43 does up to a running interface, channel 6 */
 static inline void card_up(Air *a, Card *c, unsigned i)
 {
-    static const uint32_t stub[] = {
-        0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0,
-    };
-
     c->dev = qpci_device_find(a->bus, c->devfn ? c->devfn
                                                 : QPCI_DEVFN(4 + i, 0));
     g_assert_nonnull(c->dev);
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
-    qpci_config_writel(c->dev, 0x80, 0x18001000);
-    qpci_config_writel(c->dev, 0xac, 0x18101000);
-    wl(c, AGENT + 0x408, 0x2007);
-    wl(c, AGENT + 0x800, 0);
-    wl(c, AGENT + 0x408, 0x2005);
-    wl(c, D11 + 0x1e0, 0x302);
-    wl(c, D11 + A_D11_MACCTL, 0x80020504);
-    wl(c, D11 + A_D11_SHM_CONTROL, 0x01000000);
-    for (int k = 0; k < ARRAY_SIZE(stub); k++) {
-        wl(c, D11 + A_D11_SHM_DATA, stub[k]);
-    }
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + A_D11_MACCTL, 0x80020502);
-    g_assert_cmphex(rl(c, D11 + A_D11_GEN_IRQ_REASON), ==, 1);
-    scratch_w(c, 6, 7);             /* short retry limit */
-    scratch_w(c, 7, 4);             /* long retry limit */
-    /* own MAC in the address filter */
-    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
-    for (int k = 0; k < 3; k++) {
-        ww(c, D11 + A_D11_MACFILTER_DATA,
-           c->mac[2 * k] | (c->mac[2 * k + 1] << 8));
-    }
-    /* radio on, channel 6 (BW1 of the 2059 table) */
-    phy_w(c, 0x810, 0x2);
-    phy_w(c, 0x1ce, 0x3d3);
+    qbcm4331_core_up(c->dev, c->bar0);
+    g_assert_cmphex(qbcm4331_fw_start(c->dev, c->bar0), ==, 1);
+    qbcm4331_radio_up(c->dev, c->bar0, c->mac);
     /* rings: TX on engine 1 (b43's only data ring here), RX on engine 0 */
     set_ring(c, 1, false, c->txring);
     for (int k = 0; k < 256; k++) {
@@ -132,14 +93,7 @@ static inline void card_up(Air *a, Card *c, unsigned i)
              D11_RX_FW598_BUFSIZE, c->rxbuf + 2400 * k);
     }
     set_ring(c, 0, true, c->rxring);
-    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
-    wl(c, D11 + D11_DMA_IRQ_MASK(0), 0x1fc00);
-    wl(c, D11 + D11_DMA_IRQ_MASK(1), 0xdc00);
-    wl(c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
-    qpci_config_writel(c->dev, 0x94, 0x200);
-    wl(c, D11 + A_D11_MACCTL,
-       rl(c, D11 + A_D11_MACCTL) | 1); /* b43_mac_enable */
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 1);
+    qbcm4331_enable(c->dev, c->bar0);
 }
 
 /*
@@ -399,6 +353,25 @@ static inline void peer_heard(int fd, Card *c)
     n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
     peer_send(fd, buf, n);
     g_assert_true(wait_reason(c, 0x8000));
+}
+
+/*
+ * The peer's station acknowledges, on the air's netdev, the frame card @c
+ * sent with air sequence @seq; the card's medium takes it in.
+ */
+static inline void peer_ack(int fd, Card *c, uint16_t seq)
+{
+    uint8_t buf[256];
+
+    air_frame(buf, c->mac, 24, 1);
+    stw_be_p(buf + 14 + 44, IEEE80211_ACK_LEN);
+    buf[14 + 48] = 0xd4;                    /* ACK: FC, duration, RA */
+    buf[14 + 48 + 1] = 0;
+    stw_be_p(buf + 14 + 46, seq);
+    peer_send(fd, buf, 14 + 48 + IEEE80211_ACK_LEN);
+    for (int i = 0; i < 20; i++) {
+        rl(c, D11 + A_D11_GEN_IRQ_REASON);
+    }
 }
 
 static inline size_t peer_recv(int fd, uint8_t *buf, size_t size)

@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include "bcm4331-qtest.h"
 #include "bcm4331-air.h"
+#include "wifi-vectors.h"
 
 /* ---- hardware crypto: the key table, TX encryption, RX decryption ---- */
 
@@ -82,24 +83,8 @@ static uint32_t crypt_xfer(Air *a, const uint8_t *f, size_t len,
     return ldl_le_p(rx + 0x10) | 0x80000000u;       /* mac_status, + seen */
 }
 
-/* IEEE 802.11-2012 M.6.4 */
-static const uint8_t ccmp_tk[16] = {
-    0xc9, 0x7c, 0x1f, 0x67, 0xce, 0x37, 0x11, 0x85,
-    0x51, 0x4a, 0x8a, 0x19, 0xf2, 0xbd, 0xd5, 0x2f,
-};
-static const uint8_t ccmp_plain[] = {
-    0x08, 0x48, 0xc3, 0x2c, 0x0f, 0xd2, 0xe1, 0x28, 0xa5, 0x7c, 0x50, 0x30,
-    0xf1, 0x84, 0x44, 0x08, 0xab, 0xae, 0xa5, 0xb8, 0xfc, 0xba, 0x80, 0x33,
-    0x0c, 0xe7, 0x00, 0x20, 0x76, 0x97, 0x03, 0xb5,
-    0xf8, 0xba, 0x1a, 0x55, 0xd0, 0x2f, 0x85, 0xae, 0x96, 0x7b, 0xb6, 0x2f,
-    0xb6, 0xcd, 0xa8, 0xeb, 0x7e, 0x78, 0xa0, 0x50,
-};
-static const uint8_t ccmp_air[] = {             /* body, MIC, FCS */
-    0xf3, 0xd0, 0xa2, 0xfe, 0x9a, 0x3d, 0xbf, 0x23, 0x42, 0xa6, 0x43, 0xe4,
-    0x32, 0x46, 0xe8, 0x0c, 0x3c, 0x04, 0xd0, 0x19,
-    0x78, 0x45, 0xce, 0x0b, 0x16, 0xf9, 0x76, 0x23,
-    0x1d, 0x99, 0xf0, 0x66,
-};
+/* IEEE 802.11-2012 M.6.4 (wifi-vectors.h): the FCS of the frame on air */
+static const uint8_t ccmp_fcs[] = { 0x1d, 0x99, 0xf0, 0x66 };
 /* IEEE P802.11i/D7.0 I.7.2 (key ID 2), trimmed to its first 16 bytes */
 static const uint8_t wep_key[5] = { 0x30, 0x31, 0x32, 0x33, 0x34 };
 static const uint8_t wep_plain[] = {
@@ -141,8 +126,10 @@ static void test_crypto(void)
     g_assert_cmphex(ms, ==, 0x80000000u);               /* B: no key */
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 32, ccmp_plain, 32);
-    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(ccmp_air), ccmp_air,
-                    sizeof(ccmp_air));
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32, sizeof(ccmp_cipher),
+                    ccmp_cipher, sizeof(ccmp_cipher));
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 32 + sizeof(ccmp_cipher),
+                    sizeof(ccmp_fcs), ccmp_fcs, sizeof(ccmp_fcs));
 
     /* B with the group key (key ID 0): decrypted in place, MIC kept */
     key_write(B, 0, 3, ccmp_tk, 16);
@@ -151,7 +138,8 @@ static void test_crypto(void)
     g_assert_cmphex(ms, ==, 0x80000000u | D11_RX_MAC_DEC | 0 << 5);
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + n + 8 + 4);
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, ccmp_plain, n);
-    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + n, 12, ccmp_air + 20, 12);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + n, 8, ccmp_cipher + 20, 8);
+    g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + n + 8, 4, ccmp_fcs, 4);
     /* a wrong key: DEC | DECERR, b43 drops it */
     key_write(B, 0, 3, other_key, 16);
     ms = crypt_xfer(&a, ccmp_plain, n, 0x2 | 3 << 16 | 1 << 20, &rxs, rx,

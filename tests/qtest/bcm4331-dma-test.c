@@ -91,7 +91,7 @@ static void test_tx_rx(const void *data)
     g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
 
     /* another channel: B does not hear A */
-    phy_w(B, 0x1ce, 0x3c9);                              /* channel 1 */
+    qbcm4331_phy_write(B->dev, B->bar0, HTPHY_BW1, 0x3c9);    /* channel 1 */
     post(&a, A, f, len, false, 0x0a, false);
     g_assert_true(wait_reason(A, 0x20000000));
     rl(A, D11 + A_D11_XMITSTAT_0);

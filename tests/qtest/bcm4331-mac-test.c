@@ -16,91 +16,43 @@
 #include "qobject/qdict.h"
 #include "bcm4331-qtest.h"
 
-typedef struct {
-    QTestState *qts;
-    QPCIBus *bus;
-    QPCIDevice *dev;
-    QPCIBar bar0;
-} Card;
-
-static uint32_t rl(Card *c, uint32_t off)
-{
-    return qpci_io_readl(c->dev, c->bar0, off);
-}
-
-static void wl(Card *c, uint32_t off, uint32_t v)
-{
-    qpci_io_writel(c->dev, c->bar0, off, v);
-}
-
-static uint16_t rw(Card *c, uint32_t off)
-{
-    return qpci_io_readw(c->dev, c->bar0, off);
-}
-
-static void ww(Card *c, uint32_t off, uint16_t v)
-{
-    qpci_io_writew(c->dev, c->bar0, off, v);
-}
-
-/* b43_bcma_wireless_core_reset(): windows, bcma_core_enable(), clocks */
-static void core_up(Card *c)
-{
-    qpci_config_writel(c->dev, 0x80, 0x18001000);
-    qpci_config_writel(c->dev, 0xac, 0x18101000);
-    wl(c, AGENT + 0x408, 0x2007);
-    wl(c, AGENT + 0x800, 0);
-    wl(c, AGENT + 0x408, 0x2005);
-    wl(c, D11 + 0x1e0, 0x302);
-}
+typedef QBcm4331 Card;
 
 static void card_open(Card *c, const char *extra)
 {
-    c->qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0%s",
-                         extra ? extra : "");
-    c->bus = qpci_new_pc(c->qts, NULL);
-    c->dev = qpci_device_find(c->bus, QPCI_DEVFN(4, 0));
-    g_assert_nonnull(c->dev);
-    qpci_device_enable(c->dev);
-    c->bar0 = qpci_iomap(c->dev, 0, NULL);
-    core_up(c);
-}
-
-static void card_close(Card *c)
-{
-    g_free(c->dev);
-    qpci_free_pc(c->bus);
-    qtest_quit(c->qts);
+    qbcm4331_open(c, "-M q35 -device bcm4331,addr=04.0,id=wifi0%s",
+                  extra ? extra : "");
+    qbcm4331_core_up(c->dev, c->bar0);
 }
 
 static void shm_ctl(Card *c, uint32_t routing, uint32_t off)
 {
-    wl(c, D11 + A_D11_SHM_CONTROL, (routing << 16) | off);
+    bcm_wl(c, D11 + A_D11_SHM_CONTROL, (routing << 16) | off);
 }
 
 /* b43_shm_write16/read16/write32/read32 for the SHARED routing */
 static void shm_w16(Card *c, uint32_t b, uint16_t v)
 {
     shm_ctl(c, D11_SHM_SHARED, b >> 2);
-    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+    bcm_ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 static uint16_t shm_r16(Card *c, uint32_t b)
 {
     shm_ctl(c, D11_SHM_SHARED, b >> 2);
-    return rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA));
+    return bcm_rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA));
 }
 
 static void shm_w32(Card *c, uint32_t b, uint32_t v)
 {
     if (b & 2) {
         shm_ctl(c, D11_SHM_SHARED, b >> 2);
-        ww(c, D11 + A_D11_SHM_DATA_UNALIGNED, v & 0xffff);
+        bcm_ww(c, D11 + A_D11_SHM_DATA_UNALIGNED, v & 0xffff);
         shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
-        ww(c, D11 + A_D11_SHM_DATA, v >> 16);
+        bcm_ww(c, D11 + A_D11_SHM_DATA, v >> 16);
     } else {
         shm_ctl(c, D11_SHM_SHARED, b >> 2);
-        wl(c, D11 + A_D11_SHM_DATA, v);
+        bcm_wl(c, D11 + A_D11_SHM_DATA, v);
     }
 }
 
@@ -110,12 +62,12 @@ static uint32_t shm_r32(Card *c, uint32_t b)
 
     if (b & 2) {
         shm_ctl(c, D11_SHM_SHARED, b >> 2);
-        v = rw(c, D11 + A_D11_SHM_DATA_UNALIGNED);
+        v = bcm_rw(c, D11 + A_D11_SHM_DATA_UNALIGNED);
         shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
-        return v | ((uint32_t)rw(c, D11 + A_D11_SHM_DATA) << 16);
+        return v | ((uint32_t)bcm_rw(c, D11 + A_D11_SHM_DATA) << 16);
     }
     shm_ctl(c, D11_SHM_SHARED, b >> 2);
-    return rl(c, D11 + A_D11_SHM_DATA);
+    return bcm_rl(c, D11 + A_D11_SHM_DATA);
 }
 
 /* b43_validate_chipaccess() and more */
@@ -146,44 +98,44 @@ static void test_shm(void)
     shm_w16(&c, 0xfffe, 0xbeef);
     g_assert_cmphex(shm_r16(&c, 0xfffe), ==, 0xbeef);
     shm_ctl(&c, D11_SHM_SHARED, 0x4000);
-    wl(&c, D11 + A_D11_SHM_DATA, 0x12345678);
-    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
+    bcm_wl(&c, D11 + A_D11_SHM_DATA, 0x12345678);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
     g_assert_cmphex(shm_r16(&c, 0), ==, 0x1122);
 
     /* scratch: 64 16-bit registers, selected by register number */
     for (int i = 0; i < 64; i++) {
         shm_ctl(&c, D11_SHM_SCRATCH, i);
-        ww(&c, D11 + A_D11_SHM_DATA, 0x100 + i);
+        bcm_ww(&c, D11 + A_D11_SHM_DATA, 0x100 + i);
     }
     shm_ctl(&c, D11_SHM_SCRATCH, 7);
-    g_assert_cmphex(rw(&c, D11 + A_D11_SHM_DATA), ==, 0x107);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_SHM_DATA), ==, 0x107);
     shm_ctl(&c, D11_SHM_SCRATCH, 64);
-    ww(&c, D11 + A_D11_SHM_DATA, 0xdead);
+    bcm_ww(&c, D11 + A_D11_SHM_DATA, 0xdead);
     shm_ctl(&c, D11_SHM_SCRATCH, 0);
-    g_assert_cmphex(rw(&c, D11 + A_D11_SHM_DATA), ==, 0x100);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_SHM_DATA), ==, 0x100);
 
     /* RCMTA: 32-bit words */
     shm_ctl(&c, D11_SHM_RCMTA, 9);
-    wl(&c, D11 + A_D11_SHM_DATA, 0xcafef00d);
+    bcm_wl(&c, D11 + A_D11_SHM_DATA, 0xcafef00d);
     shm_ctl(&c, D11_SHM_RCMTA, 9);
-    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xcafef00d);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0xcafef00d);
 
     /* auto-increment on write and on read */
-    wl(&c, D11 + A_D11_SHM_CONTROL,
+    bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
        ((D11_SHM_SHARED | D11_SHM_AUTOINC_W) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
-        wl(&c, D11 + A_D11_SHM_DATA, 0x11111111 * (i + 1));
+        bcm_wl(&c, D11 + A_D11_SHM_DATA, 0x11111111 * (i + 1));
     }
-    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_CONTROL) & 0xffff, ==, 0x44);
-    wl(&c, D11 + A_D11_SHM_CONTROL,
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_CONTROL) & 0xffff, ==, 0x44);
+    bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
        ((D11_SHM_SHARED | D11_SHM_AUTOINC_R) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
-        g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0x11111111 * (i + 1));
+        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0x11111111 * (i + 1));
     }
     /* a routing that does not exist: defined all-ones */
     shm_ctl(&c, 7, 0);
-    g_assert_cmphex(rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
-    card_close(&c);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
+    qbcm4331_close(&c);
 }
 
 /*
@@ -192,23 +144,23 @@ static void test_shm(void)
  */
 static uint32_t boot(Card *c, const uint32_t *words, unsigned n)
 {
-    wl(c, D11 + A_D11_MACCTL, 0x80020500);
-    wl(c, D11 + A_D11_MACCTL, rl(c, D11 + A_D11_MACCTL) | 0x4);
+    bcm_wl(c, D11 + A_D11_MACCTL, 0x80020500);
+    bcm_wl(c, D11 + A_D11_MACCTL, bcm_rl(c, D11 + A_D11_MACCTL) | 0x4);
     for (int i = 0; i < 64; i++) {
         shm_ctl(c, D11_SHM_SCRATCH, i);
-        ww(c, D11 + A_D11_SHM_DATA, 0);
+        bcm_ww(c, D11 + A_D11_SHM_DATA, 0);
     }
     for (int i = 0; i < 4096; i += 2) {
         shm_w16(c, i, 0);
     }
-    wl(c, D11 + A_D11_SHM_CONTROL,
+    bcm_wl(c, D11 + A_D11_SHM_CONTROL,
        ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (unsigned i = 0; i < n; i++) {
-        wl(c, D11 + A_D11_SHM_DATA, words[i]);
+        bcm_wl(c, D11 + A_D11_SHM_DATA, words[i]);
     }
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + A_D11_MACCTL, (rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
-    return rl(c, D11 + A_D11_GEN_IRQ_REASON);
+    bcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
+    bcm_wl(c, D11 + A_D11_MACCTL, (bcm_rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
+    return bcm_rl(c, D11 + A_D11_GEN_IRQ_REASON);
 }
 
 static const uint32_t stub784[] = {
@@ -232,19 +184,19 @@ static void test_psm_handshake(void)
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);        /* suspended */
     g_assert_cmphex(shm_r16(&c, 0x56), ==, 0x400);    /* key table */
     /* not read-to-clear */
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x1);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x1);
 
     /* b43_mac_enable(): ENABLED, ack; UCODESTAT active */
-    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) | 0x1);
-    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
+    bcm_wl(&c, D11 + A_D11_MACCTL, bcm_rl(&c, D11 + A_D11_MACCTL) | 0x1);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 2);
     /* b43_mac_suspend(): MAC_SUSPENDED comes back */
-    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) & ~0x1u);
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x1, ==, 0x1);
+    bcm_wl(&c, D11 + A_D11_MACCTL, bcm_rl(&c, D11 + A_D11_MACCTL) & ~0x1u);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x1, ==, 0x1);
     g_assert_cmphex(shm_r16(&c, 0x40), ==, 3);
     /* MACCTL is a plain register: the firmware never sets bits in it */
-    g_assert_cmphex(rl(&c, D11 + A_D11_MACCTL), ==, 0x80020502);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_MACCTL), ==, 0x80020502);
 
     /* the other stub personality */
     g_assert_cmphex(boot(&c, stub666, ARRAY_SIZE(stub666)), ==, 0x1);
@@ -252,10 +204,10 @@ static void test_psm_handshake(void)
     g_assert_cmphex(shm_r16(&c, 0x4), ==, 0xb217);
 
     /* a core reset clears MACCTL and the interrupt state */
-    wl(&c, AGENT + 0x800, 1);
-    g_assert_cmphex(rl(&c, D11 + A_D11_MACCTL), ==, 0);
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
-    card_close(&c);
+    bcm_wl(&c, AGENT + 0x800, 1);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_MACCTL), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
+    qbcm4331_close(&c);
 }
 
 /* Broadcom's microcode is recognised by its size and emulated */
@@ -273,7 +225,7 @@ static void test_real_ucode(void)
     g_assert_cmphex(boot(&c, w, 0x9b48 / 4), ==, 0x1);
     g_assert_cmphex(shm_r16(&c, 0x0), ==, 666);
     g_assert_cmphex(shm_r16(&c, 0x6), ==, 0x09e7);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 /* Bad microcode: the PSM does not signal, as with garbage on hardware */
@@ -290,13 +242,13 @@ static void test_bad_ucode(void)
     /* the device still works: a good upload afterwards boots */
     g_assert_cmphex(boot(&c, stub784, ARRAY_SIZE(stub784)), ==, 0x1);
     /* uploads while the PSM runs are ignored (no crash) */
-    wl(&c, D11 + A_D11_SHM_CONTROL,
+    bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
        ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (int i = 0; i < 100000; i++) {
-        wl(&c, D11 + A_D11_SHM_DATA, i);
+        bcm_wl(&c, D11 + A_D11_SHM_DATA, i);
     }
     g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 /*
@@ -316,15 +268,15 @@ static void test_initvals_anywhere(void)
         if (off == 0x1e0 || off == 0x1e2) {
             continue;       /* bcma clock control */
         }
-        ww(&c, D11 + off, off ^ 0x5a5a);
+        bcm_ww(&c, D11 + off, off ^ 0x5a5a);
     }
-    core_up(&c);
+    qbcm4331_core_up(c.dev, c.bar0);
     for (int i = 0; i < ARRAY_SIZE(plain); i++) {
-        wl(&c, D11 + plain[i], 0x12345678 + i);
-        g_assert_cmphex(rl(&c, D11 + plain[i]), ==, 0x12345678 + i);
+        bcm_wl(&c, D11 + plain[i], 0x12345678 + i);
+        g_assert_cmphex(bcm_rl(&c, D11 + plain[i]), ==, 0x12345678 + i);
     }
-    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
-    card_close(&c);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
+    qbcm4331_close(&c);
 }
 
 static bool intx(Card *c)
@@ -340,7 +292,7 @@ static void test_irq(void)
     card_open(&c, NULL);
     boot(&c, stub784, ARRAY_SIZE(stub784));
     g_assert_false(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     g_assert_false(intx(&c));                   /* not routed yet */
     qpci_config_writel(c.dev, 0x94, 0x200);     /* bcma_host_pci_irq_ctl */
     g_assert_true(intx(&c));
@@ -348,38 +300,38 @@ static void test_irq(void)
     g_assert_false(intx(&c));
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0);              /* hard handler masks */
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0);              /* hard handler masks */
     g_assert_false(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
     g_assert_false(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     g_assert_true(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);          /* W1C */
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x1);          /* W1C */
     g_assert_false(intx(&c));
     /* the hardware rfkill switch interrupt (bit 28) */
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x10000000);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0x10000000);
     g_assert_true(intx(&c));
-    wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x10000000);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_REASON, 0x10000000);
     g_assert_false(intx(&c));
     /* no DMA summary bit without a DMA reason */
-    g_assert_cmphex(rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x8000, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON) & 0x8000, ==, 0);
     /* a core reset drops the line */
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0xffffffff);
-    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) | 1);
-    wl(&c, D11 + A_D11_MACCTL, rl(&c, D11 + A_D11_MACCTL) & ~1u);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0xffffffff);
+    bcm_wl(&c, D11 + A_D11_MACCTL, bcm_rl(&c, D11 + A_D11_MACCTL) | 1);
+    bcm_wl(&c, D11 + A_D11_MACCTL, bcm_rl(&c, D11 + A_D11_MACCTL) & ~1u);
     g_assert_true(intx(&c));
-    wl(&c, AGENT + 0x800, 1);
+    bcm_wl(&c, AGENT + 0x800, 1);
     g_assert_false(intx(&c));
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static uint64_t tsf(Card *c)
 {
-    uint32_t lo = rl(c, D11 + A_D11_TSF_LOW);
+    uint32_t lo = bcm_rl(c, D11 + A_D11_TSF_LOW);
 
-    return ((uint64_t)rl(c, D11 + A_D11_TSF_HIGH) << 32) | lo;
+    return ((uint64_t)bcm_rl(c, D11 + A_D11_TSF_HIGH) << 32) | lo;
 }
 
 static void test_tsf(void)
@@ -393,14 +345,14 @@ static void test_tsf(void)
     t1 = tsf(&c);
     g_assert_cmpuint(t1 - t0, ==, 1500);
     /* atomic write: low, then high commits */
-    wl(&c, D11 + A_D11_TSF_LOW, 0xfffffff0);
-    wl(&c, D11 + A_D11_TSF_HIGH, 0x1);
+    bcm_wl(&c, D11 + A_D11_TSF_LOW, 0xfffffff0);
+    bcm_wl(&c, D11 + A_D11_TSF_HIGH, 0x1);
     g_assert_cmphex(tsf(&c), ==, 0x1fffffff0ull);
     qtest_clock_step(c.qts, 32 * 1000);
     g_assert_cmphex(tsf(&c), ==, 0x200000010ull);  /* carries into high */
     /* reading high alone gives the value latched by the last low read */
-    g_assert_cmphex(rl(&c, D11 + A_D11_TSF_HIGH), ==, 0x2);
-    card_close(&c);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_TSF_HIGH), ==, 0x2);
+    qbcm4331_close(&c);
 }
 
 static void test_rfkill(void)
@@ -408,47 +360,41 @@ static void test_rfkill(void)
     Card c;
 
     card_open(&c, ",rfkill=on");
-    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", false);
-    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==, 0);
     g_assert_false(qtest_qom_get_bool(c.qts, "/machine/peripheral/wifi0",
                                       "rfkill"));
     /* the switch survives core resets (it is a pin, not a register) */
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
-    wl(&c, AGENT + 0x800, 1);
-    core_up(&c);
-    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+    bcm_wl(&c, AGENT + 0x800, 1);
+    qbcm4331_core_up(c.dev, c.bar0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
     /* read-only */
-    wl(&c, D11 + A_D11_RADIO_HWENABLED_HI, 0);
-    g_assert_cmphex(rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+    bcm_wl(&c, D11 + A_D11_RADIO_HWENABLED_HI, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static uint16_t phy_r(Card *c, uint16_t reg)
 {
-    ww(c, D11 + A_D11_PHY_CONTROL, reg);
-    return rw(c, D11 + A_D11_PHY_DATA);
-}
-
-static void phy_w(Card *c, uint16_t reg, uint16_t v)
-{
-    ww(c, D11 + A_D11_PHY_CONTROL, reg);
-    ww(c, D11 + A_D11_PHY_DATA, v);
+    bcm_ww(c, D11 + A_D11_PHY_CONTROL, reg);
+    return bcm_rw(c, D11 + A_D11_PHY_DATA);
 }
 
 static uint16_t radio_r(Card *c, uint16_t reg)
 {
-    ww(c, D11 + A_D11_RADIO24_CONTROL, reg | 0x200);
-    return rw(c, D11 + A_D11_RADIO24_DATA);
+    bcm_ww(c, D11 + A_D11_RADIO24_CONTROL, reg | 0x200);
+    return bcm_rw(c, D11 + A_D11_RADIO24_DATA);
 }
 
 static void radio_w(Card *c, uint16_t reg, uint16_t v)
 {
-    ww(c, D11 + A_D11_RADIO24_CONTROL, reg);
-    ww(c, D11 + A_D11_RADIO24_DATA, v);
+    bcm_ww(c, D11 + A_D11_RADIO24_CONTROL, reg);
+    bcm_ww(c, D11 + A_D11_RADIO24_DATA, v);
 }
 
 static uint32_t qom_u32(Card *c, const char *prop)
@@ -472,21 +418,21 @@ static void test_phy_radio(void)
     Card c;
 
     card_open(&c, NULL);
-    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
     /* radio identity: words 0, 1, 2 read without the read flag */
     for (int i = 0; i < 3; i++) {
         static const uint16_t id[] = { 0x10, 0x59, 0x20 };
 
-        ww(&c, D11 + A_D11_RADIO24_CONTROL, i);
-        g_assert_cmphex(rw(&c, D11 + A_D11_RADIO24_DATA), ==, id[i]);
+        bcm_ww(&c, D11 + A_D11_RADIO24_CONTROL, i);
+        g_assert_cmphex(bcm_rw(&c, D11 + A_D11_RADIO24_DATA), ==, id[i]);
     }
     /* PHY registers: plain storage, no auto-increment of PHY_DATA */
-    phy_w(&c, 0x23f, 0x7ff);
-    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
-    g_assert_cmphex(rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x23f, 0x7ff);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
     g_assert_cmphex(phy_r(&c, 0x240), ==, 0);
     /* RF sequences complete at once */
-    phy_w(&c, 0x804, 0x21);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x804, 0x21);
     g_assert_cmphex(phy_r(&c, 0x804), ==, 0);
     /* calibrations done: RCAL (core 2 reg 0x145), RC-CAL (core 0 0x140) */
     g_assert_cmphex(radio_r(&c, 0x800 | 0x145) & 1, ==, 1);
@@ -504,35 +450,35 @@ static void test_phy_radio(void)
     g_assert_cmphex(radio_r(&c, 0x001), ==, 0x59);
 
     /* table port: DATALO advances, DATAHI does not; 32-bit = HI then LO */
-    phy_w(&c, 0x072, (0x1a << 10) | 0x0e8);
-    phy_w(&c, 0x074, 0x1019);
-    phy_w(&c, 0x073, 0x0033);
-    phy_w(&c, 0x073, 0x4444);   /* next element, low half */
-    phy_w(&c, 0x072, (0x1a << 10) | 0x0e8);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x074, 0x1019);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x0033);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x4444);   /* next element, low half */
+    qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
     g_assert_cmphex(phy_r(&c, 0x074), ==, 0x1019);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 0x0033);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 0x4444);
     /* pointer wraps inside the table space */
-    phy_w(&c, 0x072, 0xffff);
-    phy_w(&c, 0x073, 1);
-    phy_w(&c, 0x073, 2);
-    phy_w(&c, 0x072, 0);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x072, 0xffff);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 1);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 2);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x072, 0);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 2);
 
     /* the tuned channel follows BW1 */
     g_assert_cmpuint(qom_u32(&c, "channel"), ==, 0);
     for (int ch = 1; ch <= 13; ch++) {
-        phy_w(&c, 0x1ce, bw1[ch - 1]);
+        qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, bw1[ch - 1]);
         g_assert_cmpuint(qom_u32(&c, "channel"), ==, ch);
         g_assert_cmpuint(qom_u32(&c, "frequency"), ==, 2407 + 5 * ch);
     }
     /* a value that is no channel leaves the tuning alone */
-    phy_w(&c, 0x1ce, 0x0004);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, 0x0004);
     g_assert_cmpuint(qom_u32(&c, "channel"), ==, 13);
     /* PHY address beyond 0xFFF: wraps, logged, no crash */
-    phy_w(&c, 0xf23f, 0x1);
+    qbcm4331_phy_write(c.dev, c.bar0, 0xf23f, 0x1);
     g_assert_cmphex(phy_r(&c, 0x23f), ==, 1);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static void test_misc(void)
@@ -544,33 +490,33 @@ static void test_misc(void)
     card_open(&c, NULL);
     /* RNG: fresh values */
     for (int i = 0; i < 8; i++) {
-        r[i] = rw(&c, D11 + A_D11_RNG_DATA);
+        r[i] = bcm_rw(&c, D11 + A_D11_RNG_DATA);
         differ |= i && r[i] != r[0];
     }
     g_assert_true(differ);
     /* MAC filter: index | auto-increment, three words per address */
-    ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0023);
-    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x1102);
-    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x3322);
-    ww(&c, D11 + A_D11_MACFILTER_DATA, 0x5544);
-    ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0004);
-    g_assert_cmphex(rw(&c, D11 + A_D11_MACFILTER_DATA), ==, 0x3322);
+    bcm_ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0023);
+    bcm_ww(&c, D11 + A_D11_MACFILTER_DATA, 0x1102);
+    bcm_ww(&c, D11 + A_D11_MACFILTER_DATA, 0x3322);
+    bcm_ww(&c, D11 + A_D11_MACFILTER_DATA, 0x5544);
+    bcm_ww(&c, D11 + A_D11_MACFILTER_CONTROL, 0x0004);
+    g_assert_cmphex(bcm_rw(&c, D11 + A_D11_MACFILTER_DATA), ==, 0x3322);
     /* template RAM: byte address, 32-bit data, bounded */
-    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
-    wl(&c, D11 + A_D11_RAM_DATA, 0x00a0b0c0);
-    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
-    g_assert_cmphex(rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
-    wl(&c, D11 + A_D11_RAM_CONTROL, 0x100000);
-    wl(&c, D11 + A_D11_RAM_DATA, 0xdeadbeef);
-    wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
-    g_assert_cmphex(rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    bcm_wl(&c, D11 + A_D11_RAM_DATA, 0x00a0b0c0);
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x100000);
+    bcm_wl(&c, D11 + A_D11_RAM_DATA, 0xdeadbeef);
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x68);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_DATA), ==, 0x00a0b0c0);
     /* DMA engine state: disabled until enabled, then idle */
-    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
-    wl(&c, D11 + 0x240, 0x801);
-    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 2);
-    wl(&c, D11 + 0x240, 0);
-    g_assert_cmphex(rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
-    card_close(&c);
+    g_assert_cmphex(bcm_rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
+    bcm_wl(&c, D11 + 0x240, 0x801);
+    g_assert_cmphex(bcm_rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 2);
+    bcm_wl(&c, D11 + 0x240, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
+    qbcm4331_close(&c);
 }
 
 /* the card's state survives a migration (VMState of all its parts) */
@@ -587,9 +533,9 @@ static void test_migration(void)
     card_open(&c, ",mac=02:11:22:33:44:55");
     boot(&c, stub784, ARRAY_SIZE(stub784));
     shm_w32(&c, 0x200, 0xfeedf00d);
-    phy_w(&c, 0x810, 0x2);
-    phy_w(&c, 0x1ce, bw1_ch6);
-    wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x810, 0x2);
+    qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, bw1_ch6);
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
     r = qtest_qmp(c.qts, "{ 'execute': 'migrate', 'arguments': "
@@ -608,8 +554,8 @@ static void test_migration(void)
     /* same BAR address as the source (config space migrated) */
     d.bar0 = c.bar0;
     g_assert_cmphex(qpci_config_readl(d.dev, 0x80), ==, 0x18001000);
-    g_assert_cmphex(rl(&d, AGENT + 0x408), ==, 0x2005);
-    g_assert_cmphex(rl(&d, D11 + A_D11_MACCTL), ==, rl(&c, D11 + A_D11_MACCTL));
+    g_assert_cmphex(bcm_rl(&d, AGENT + 0x408), ==, 0x2005);
+    g_assert_cmphex(bcm_rl(&d, D11 + A_D11_MACCTL), ==, bcm_rl(&c, D11 + A_D11_MACCTL));
     g_assert_cmphex(shm_r32(&d, 0x200), ==, 0xfeedf00d);
     g_assert_cmphex(shm_r16(&d, 0x0), ==, 784);
     g_assert_cmpuint(qom_u32(&d, "channel"), ==, 6);
@@ -617,7 +563,7 @@ static void test_migration(void)
     g_free(d.dev);
     qpci_free_pc(d.bus);
     qtest_quit(d.qts);
-    card_close(&c);
+    qbcm4331_close(&c);
     unlink(file);
 }
 

@@ -11,12 +11,7 @@
 
 #include "libqtest.h"
 #include "qobject/qdict.h"
-#include "hw/net/bcm4331/bcma-regs.h"
-#include "hw/net/bcm4331/d11-regs.h"
-
-/* where the tests map the 802.11 core and its agent: the BAR0 windows */
-#define D11             BCMA_BAR0_WIN0
-#define AGENT           BCMA_BAR0_WIN1
+#include "libqos/bcm4331.h"
 
 /* poll query-migrate until the migration has completed */
 static inline void bcm4331_wait_migration(QTestState *qts)

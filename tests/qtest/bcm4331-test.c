@@ -14,35 +14,17 @@
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
-#include "hw/net/bcm4331/bcma-regs.h"
-#include "hw/net/bcm4331/d11-regs.h"
+#include "libqos/bcm4331.h"
 
 #define BCM_DEVFN       QPCI_DEVFN(4, 0)
 #define BCM_DEVFN2      QPCI_DEVFN(5, 0)
 
-typedef struct {
-    QTestState *qts;
-    QPCIBus *bus;
-    QPCIDevice *dev;
-    QPCIBar bar0;
-} Card;
+typedef QBcm4331 Card;
 
 static void card_open(Card *c, const char *machine, const char *extra)
 {
-    c->qts = qtest_initf("-M %s -device bcm4331,addr=04.0%s", machine,
-                         extra ? extra : "");
-    c->bus = qpci_new_pc(c->qts, NULL);
-    c->dev = qpci_device_find(c->bus, BCM_DEVFN);
-    g_assert_nonnull(c->dev);
-    qpci_device_enable(c->dev);
-    c->bar0 = qpci_iomap(c->dev, 0, NULL);
-}
-
-static void card_close(Card *c)
-{
-    g_free(c->dev);
-    qpci_free_pc(c->bus);
-    qtest_quit(c->qts);
+    qbcm4331_open(c, "-M %s -device bcm4331,addr=04.0%s", machine,
+                  extra ? extra : "");
 }
 
 static void check_identity(QPCIDevice *dev, uint16_t svid, uint16_t sid)
@@ -152,7 +134,7 @@ static void test_config(const void *data)
     check_bar0(c.dev);
     check_caps(c.dev);
     check_vendor_regs(c.dev);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static void test_subsystem_props(void)
@@ -161,7 +143,7 @@ static void test_subsystem_props(void)
 
     card_open(&c, "q35", ",subsys-vendor-id=0x14e4,subsys-id=0x4331");
     check_identity(c.dev, 0x14e4, 0x4331);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 /* A system reset puts the window registers back to their reset values. */
@@ -177,20 +159,10 @@ static void test_reset(void)
     g_assert_cmphex(qpci_config_readl(c.dev, 0x80), ==, 0x18000000);
     g_assert_cmphex(qpci_config_readl(c.dev, 0x94), ==, 0);
     g_assert_cmphex(qpci_config_readl(c.dev, 0xac), ==, 0x18100000);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 /* ---- backplane (bcma) --------------------------------------------- */
-
-static uint32_t bar_rl(Card *c, uint32_t off)
-{
-    return qpci_io_readl(c->dev, c->bar0, off);
-}
-
-static void bar_wl(Card *c, uint32_t off, uint32_t v)
-{
-    qpci_io_writel(c->dev, c->bar0, off, v);
-}
 
 /* bcma_host_pci_switch_core(): window 0 = core, window 1 = its wrapper */
 static void switch_core(Card *c, uint32_t base, uint32_t wrap)
@@ -220,7 +192,7 @@ static uint32_t erom_get(Erom *e)
     uint32_t v;
 
     g_assert_cmpuint(e->pos, <, 1024);
-    v = bar_rl(e->c, BCMA_BAR0_WIN0 + 4 * e->pos++);
+    v = bcm_rl(e->c, BCMA_BAR0_WIN0 + 4 * e->pos++);
     e->reads++;
     return v;
 }
@@ -276,7 +248,7 @@ static unsigned erom_scan(Card *c, ScannedCore *out, unsigned max)
     uint32_t erom_base;
 
     qpci_config_writel(c->dev, BCMA_PCI_BAR0_WIN, 0x18000000);
-    erom_base = bar_rl(c, BCMA_BAR0_WIN0 + 0xfc);
+    erom_base = bcm_rl(c, BCMA_BAR0_WIN0 + 0xfc);
     g_assert_cmphex(erom_base & 0xfff, ==, 0);
     qpci_config_writel(c->dev, BCMA_PCI_BAR0_WIN, erom_base);
 
@@ -355,7 +327,7 @@ static void test_erom(void)
     }
     g_assert_cmpuint(erom_scan(&c, again, ARRAY_SIZE(again)), ==, n);
     g_assert_cmpmem(got, sizeof(got[0]) * n, again, sizeof(again[0]) * n);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static void test_chip_id(void)
@@ -365,18 +337,18 @@ static void test_chip_id(void)
 
     card_open(&c, "q35", NULL);
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN, 0x18000000);
-    id = bar_rl(&c, BCMA_BAR0_WIN0);
+    id = bcm_rl(&c, BCMA_BAR0_WIN0);
     g_assert_cmphex(id & 0xffff, ==, 0x4331);       /* chip */
     g_assert_cmphex((id >> 16) & 0xf, ==, 2);       /* revision */
     g_assert_cmphex((id >> 20) & 0xf, ==, 9);       /* package */
     /* the fixed ChipCommon window shows the same register */
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC), ==, id);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC), ==, id);
     /* capabilities: PMU and SPROM, no power control, no AOB */
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x04) & 0x50040000, ==,
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x04) & 0x50040000, ==,
                     0x50000000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0xac) & 0x40, ==, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x190) & 1, ==, 1);
-    card_close(&c);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0xac) & 0x40, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x190) & 1, ==, 1);
+    qbcm4331_close(&c);
 }
 
 /* Windows decode what config 0x80/0xAC say; the fixed windows do not move. */
@@ -386,37 +358,37 @@ static void test_windows(void)
     uint32_t cc_id;
 
     card_open(&c, "q35", NULL);
-    cc_id = bar_rl(&c, BCMA_BAR0_CC);
+    cc_id = bcm_rl(&c, BCMA_BAR0_CC);
     /* window 0 on the PCIe core: its CLKCTLST reports HT available */
     switch_core(&c, 0x18002000, 0x18102000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x20000, ==, 0x20000);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x20000, ==, 0x20000);
     /* PCIe registers through window 0 and the fixed window are the same */
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x130, 0x128);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x130), ==, 0x128);
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x130, 0x128);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x130), ==, 0x128);
     /* low 12 bits of the window registers are ignored */
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN, 0x18000abc);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0), ==, cc_id);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0), ==, cc_id);
     /* the fixed windows ignore the sliding ones */
     switch_core(&c, 0x18001000, 0x18101000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC), ==, cc_id);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC), ==, cc_id);
     /* out-of-range windows: all-ones, writes dropped, device still fine */
     switch_core(&c, 0x18005000, 0x20000000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0), ==, 0xffffffff);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0xffffffff);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0), ==, 0xffffffff);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0xffffffff);
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_WIN0 + 2), ==,
                     0xffff);
     g_assert_cmphex(qpci_io_readb(c.dev, c.bar0, BCMA_BAR0_WIN0 + 3), ==, 0xff);
-    bar_wl(&c, BCMA_BAR0_WIN0, 0x12345678);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x800, 1);
+    bcm_wl(&c, BCMA_BAR0_WIN0, 0x12345678);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x800, 1);
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN, 0xfffff000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0xffc), ==, 0xffffffff);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC), ==, cc_id);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0xffc), ==, 0xffffffff);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC), ==, cc_id);
     /* the device never moves the windows itself */
     g_assert_cmphex(qpci_config_readl(c.dev, BCMA_PCI_BAR0_WIN), ==,
                     0xfffff000);
     g_assert_cmphex(qpci_config_readl(c.dev, BCMA_PCI_BAR0_WIN2), ==,
                     0x20000000);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static void test_narrow_unaligned(void)
@@ -425,7 +397,7 @@ static void test_narrow_unaligned(void)
     uint32_t id;
 
     card_open(&c, "q35", NULL);
-    id = bar_rl(&c, BCMA_BAR0_CC);
+    id = bcm_rl(&c, BCMA_BAR0_CC);
     for (int i = 0; i < 4; i++) {
         g_assert_cmphex(qpci_io_readb(c.dev, c.bar0, BCMA_BAR0_CC + i), ==,
                         (id >> (8 * i)) & 0xff);
@@ -435,24 +407,24 @@ static void test_narrow_unaligned(void)
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_CC + 2), ==,
                     id >> 16);
     /* narrow writes merge into the 32-bit register */
-    bar_wl(&c, BCMA_BAR0_CC + 0x28, 0x11223344);              /* CHIPCTL */
+    bcm_wl(&c, BCMA_BAR0_CC + 0x28, 0x11223344);              /* CHIPCTL */
     qpci_io_writeb(c.dev, c.bar0, BCMA_BAR0_CC + 0x29, 0xaa);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0x1122aa44);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0x1122aa44);
     qpci_io_writew(c.dev, c.bar0, BCMA_BAR0_CC + 0x2a, 0xbeef);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0xbeefaa44);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0xbeefaa44);
     /* an unaligned 32-bit access spans two registers */
-    bar_wl(&c, BCMA_BAR0_CC + 0x58, 0x03020100);              /* GPIOPULLUP */
-    bar_wl(&c, BCMA_BAR0_CC + 0x5c, 0x07060504);              /* GPIOPULLDOWN */
+    bcm_wl(&c, BCMA_BAR0_CC + 0x58, 0x03020100);              /* GPIOPULLUP */
+    bcm_wl(&c, BCMA_BAR0_CC + 0x5c, 0x07060504);              /* GPIOPULLDOWN */
     g_assert_cmphex(qpci_io_readl(c.dev, c.bar0, BCMA_BAR0_CC + 0x5a), ==,
                     0x05040302);
     qpci_io_writel(c.dev, c.bar0, BCMA_BAR0_CC + 0x5b, 0xddccbbaa);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x58), ==, 0xaa020100);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x5c), ==, 0x07ddccbb);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x58), ==, 0xaa020100);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x5c), ==, 0x07ddccbb);
     /* across the end of a window into the next one */
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN2, 0x18100000);
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_WIN1 - 1), ==,
-                    0xff | ((bar_rl(&c, BCMA_BAR0_WIN1) & 0xff) << 8));
-    card_close(&c);
+                    0xff | ((bcm_rl(&c, BCMA_BAR0_WIN1) & 0xff) << 8));
+    qbcm4331_close(&c);
 }
 
 /* bcma_core_enable()/disable() on the 802.11 core's agent */
@@ -462,44 +434,44 @@ static void test_wrapper(void)
 
     card_open(&c, "q35", NULL);
     switch_core(&c, 0x18001000, 0x18101000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0x1003);  /* IOST */
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1); /* reset */
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x804), ==, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0x1003);  /* IOST */
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1); /* reset */
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x804), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0);
     /* the enable sequence of b43's first reset, gmode */
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2007);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0x2007);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 0);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2005);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0x2005);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2007);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0x2007);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 0);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2005);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0x2005);
     /* every IOCTL bit reads back exactly */
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0xfffffffe);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0xfffffffe);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0xfffffffe);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0xfffffffe);
     /* RESET_CTL keeps bit 0 only; RESET_ST and IOST are read-only */
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0xffffffff);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x804, 1);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x804), ==, 0);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x500, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0x1003);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0xffffffff);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x804, 1);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x804), ==, 0);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x500, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0x1003);
     /* other cores: no DMA64/PHY bits, out of reset */
     switch_core(&c, 0x18002000, 0x18102000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x500), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 0);
     /* 802.11 CLKCTLST: FORCEHT -> HAVEHT, PLL requests mirrored */
     switch_core(&c, 0x18001000, 0x18101000);
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x2);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x20002, ==, 0x20002);
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x302);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x03000300, ==,
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x2);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x20002, ==, 0x20002);
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x302);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x03000300, ==,
                     0x03000300);
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x2);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x07000700, ==, 0);
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x2);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x07000700, ==, 0);
     /* bcma's DYNAMIC mode writes ~FORCEHT: only writable bits stick */
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, ~0x2u);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0xf800f880, ==, 0);
-    card_close(&c);
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, ~0x2u);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0xf800f880, ==, 0);
+    qbcm4331_close(&c);
 }
 
 /* CRC-8 of drivers/bcma/sprom.c, computed here independently */
@@ -548,14 +520,14 @@ static void test_sprom(void)
                     ==, 2);
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_PCIE + 0x80a) &
                     0x8000, ==, 0x8000);
-    card_close(&c);
+    qbcm4331_close(&c);
 
     /* QEMU's default MAC when mac= is not given */
     card_open(&c, "q35", NULL);
     read_sprom(&c, w, 220);
     g_assert_cmphex(w[70], ==, 0x5254);
     g_assert_cmphex(w[219] >> 8, ==, sprom_crc(w, 220));
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 static char *write_sprom_file(const uint16_t *w, unsigned n)
@@ -629,7 +601,7 @@ static void test_sprom_file(void)
     w[219] = 8;
     w[219] |= sprom_crc(w, 220) << 8;
     g_assert_cmpmem(r, 440, w, 440);
-    card_close(&c);
+    qbcm4331_close(&c);
 
     /* with an explicit mac=, the MAC is replaced and the CRC redone */
     g_free(opts);
@@ -640,7 +612,7 @@ static void test_sprom_file(void)
     g_assert_cmphex(r[72], ==, 0x0007);
     g_assert_cmphex(r[219] & 0xff, ==, 8);
     g_assert_cmphex(r[219] >> 8, ==, sprom_crc(r, 220));
-    card_close(&c);
+    qbcm4331_close(&c);
 
     unlink(good);
     unlink(badcrc);
@@ -655,41 +627,41 @@ static void test_pcie_core(void)
 
     card_open(&c, "q35", NULL);
     /* polarity workaround: indirect PLP status reads 0 */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x130, 0x204);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x130), ==, 0x204);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x130, 0x204);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x130), ==, 0x204);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0);
     /* L1 timer extension: indirect 0x128 R-M-W */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x130, 0x128);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x134,
-           bar_rl(&c, BCMA_BAR0_PCIE + 0x134) | 0x1000000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0x1000000);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x130, 0x128);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x134,
+           bcm_rl(&c, BCMA_BAR0_PCIE + 0x134) | 0x1000000);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0x1000000);
     /* indirect address out of range: defined all-ones, no crash */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x130, 0xfffffff0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0xffffffff);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x134, 0x1);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x130, 0xfffffff0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x134), ==, 0xffffffff);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x134, 0x1);
 
     /* MDIO: done bit, block select, write, read back */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x128, 0x82);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x128) & 0x100, ==, 0x100);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01f0);       /* block 0x1f (RX) */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060080);       /* reg 1 = 0x80 */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01d0);       /* block 0x1d (PLL) */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);       /* read reg 1 */
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0x4000);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060000);       /* clear FREQDET */
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01f0);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0x80);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01d0);
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x128, 0x82);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x128) & 0x100, ==, 0x100);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01f0);       /* block 0x1f (RX) */
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060080);       /* reg 1 = 0x80 */
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01d0);       /* block 0x1d (PLL) */
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);       /* read reg 1 */
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0x4000);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060000);       /* clear FREQDET */
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01f0);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0x80);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e01d0);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x60060000);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_PCIE + 0x12c) & 0xffff, ==, 0);
     /* many blocks: bounded table, no crash */
     for (unsigned blk = 0; blk < 64; blk++) {
-        bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e0000 | (blk << 4));
-        bar_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060000 | blk);
+        bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x507e0000 | (blk << 4));
+        bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060000 | blk);
     }
-    bar_wl(&c, BCMA_BAR0_PCIE + 0x128, 0);
-    card_close(&c);
+    bcm_wl(&c, BCMA_BAR0_PCIE + 0x128, 0);
+    qbcm4331_close(&c);
 }
 
 /* ChipCommon PMU: indirect arrays with bounds, self-clearing PLL update */
@@ -698,33 +670,33 @@ static void test_pmu(void)
     Card c;
 
     card_open(&c, "q35", NULL);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x604) & 0xff, !=, 1);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x608) & 0x100, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x604) & 0xff, !=, 1);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x608) & 0x100, ==, 0);
     /* b43_wireless_core_phy_pll_reset() */
-    bar_wl(&c, BCMA_BAR0_CC + 0x650, 0);
-    bar_wl(&c, BCMA_BAR0_CC + 0x654, bar_rl(&c, BCMA_BAR0_CC + 0x654) | 4);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x654), ==, 4);
-    bar_wl(&c, BCMA_BAR0_CC + 0x650, 1);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x654), ==, 0);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x650, 0);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x654, bcm_rl(&c, BCMA_BAR0_CC + 0x654) | 4);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x654), ==, 4);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x650, 1);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x654), ==, 0);
     /* spur avoidance PLL values and the update bit */
-    bar_wl(&c, BCMA_BAR0_CC + 0x660, 0);
-    bar_wl(&c, BCMA_BAR0_CC + 0x664, 0x11500014);
-    bar_wl(&c, BCMA_BAR0_CC + 0x660, 2);
-    bar_wl(&c, BCMA_BAR0_CC + 0x664, 0x0f600a08);
-    bar_wl(&c, BCMA_BAR0_CC + 0x660, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x664), ==, 0x11500014);
-    bar_wl(&c, BCMA_BAR0_CC + 0x600, bar_rl(&c, BCMA_BAR0_CC + 0x600) | 0x600);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x600) & 0x600, ==, 0x200);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x660, 0);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x664, 0x11500014);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x660, 2);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x664, 0x0f600a08);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x660, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x664), ==, 0x11500014);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x600, bcm_rl(&c, BCMA_BAR0_CC + 0x600) | 0x600);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x600) & 0x600, ==, 0x200);
     /* out-of-range index: reads 0, writes dropped */
-    bar_wl(&c, BCMA_BAR0_CC + 0x660, 0xffffffff);
-    bar_wl(&c, BCMA_BAR0_CC + 0x664, 0xdead);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x664), ==, 0);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x660, 0xffffffff);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x664, 0xdead);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x664), ==, 0);
     /* read-only identity registers stay */
-    bar_wl(&c, BCMA_BAR0_CC + 0x0, 0);
-    bar_wl(&c, BCMA_BAR0_CC + 0xfc, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC) & 0xffff, ==, 0x4331);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0xfc), !=, 0);
-    card_close(&c);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x0, 0);
+    bcm_wl(&c, BCMA_BAR0_CC + 0xfc, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC) & 0xffff, ==, 0x4331);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0xfc), !=, 0);
+    qbcm4331_close(&c);
 }
 
 /* Reset brings back the power-on state of agents and cores */
@@ -734,20 +706,20 @@ static void test_backplane_reset(void)
 
     card_open(&c, "q35", NULL);
     switch_core(&c, 0x18001000, 0x18101000);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2005);
-    bar_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0);
-    bar_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x302);
-    bar_wl(&c, BCMA_BAR0_CC + 0x28, 0x1090);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x408, 0x2005);
+    bcm_wl(&c, BCMA_BAR0_WIN1 + 0x800, 0);
+    bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, 0x302);
+    bcm_wl(&c, BCMA_BAR0_CC + 0x28, 0x1090);
     qtest_system_reset(c.qts);
     /* the reset cleared the BAR: map it again */
     qpci_device_enable(c.dev);
     c.bar0 = qpci_iomap(c.dev, 0, NULL);
     switch_core(&c, 0x18001000, 0x18101000);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x7ff, ==, 0);
-    g_assert_cmphex(bar_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0);
-    card_close(&c);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x408), ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x7ff, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0);
+    qbcm4331_close(&c);
 }
 
 /* Two cards: independent config spaces. */
@@ -766,7 +738,7 @@ static void test_two_cards(void)
     g_assert_cmphex(qpci_config_readl(c.dev, 0x80), ==, 0x18001000);
     g_assert_cmphex(qpci_config_readl(dev2, 0x80), ==, 0x18002000);
     g_free(dev2);
-    card_close(&c);
+    qbcm4331_close(&c);
 }
 
 int main(int argc, char **argv)

@@ -353,6 +353,22 @@ static void bcm4331_get_rx_dropped(Object *obj, Visitor *v,
     visit_type_uint64(v, name, &BCM4331_PCI(obj)->dma.rx_dropped, errp);
 }
 
+/* what the card shows of its state (qom-get) */
+static const struct {
+    const char *name, *type;
+    ObjectPropertyAccessor *get;
+    const char *desc;
+} bcm4331_ro_props[] = {
+    { "channel", "uint32", bcm4331_get_channel,
+      "read-only: the channel the radio is tuned to, derived from the "
+      "driver's PHY programming (0 = not tuned yet)" },
+    { "frequency", "uint32", bcm4331_get_frequency,
+      "read-only: the tuned frequency in MHz (0 = not tuned yet)" },
+    { "rx-dropped", "uint64", bcm4331_get_rx_dropped,
+      "read-only: frames from the air the card dropped since power-on "
+      "(RX ring full, or a buffer too small for the frame)" },
+};
+
 static const Property bcm4331_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
     DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
@@ -416,20 +432,14 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "rfkill",
         "hardware rfkill switch: on = radio disabled; can be changed while "
         "the guest runs (qom-set)");
-    object_class_property_add(klass, "channel", "uint32",
-                              bcm4331_get_channel, NULL, NULL, NULL);
-    object_class_property_set_description(klass, "channel",
-        "read-only: the channel the radio is tuned to, derived from the "
-        "driver's PHY programming (0 = not tuned yet)");
-    object_class_property_add(klass, "frequency", "uint32",
-                              bcm4331_get_frequency, NULL, NULL, NULL);
-    object_class_property_set_description(klass, "frequency",
-        "read-only: the tuned frequency in MHz (0 = not tuned yet)");
-    object_class_property_add(klass, "rx-dropped", "uint64",
-                              bcm4331_get_rx_dropped, NULL, NULL, NULL);
-    object_class_property_set_description(klass, "rx-dropped",
-        "read-only: frames from the air the card dropped since power-on "
-        "(RX ring full, or a buffer too small for the frame)");
+    for (int i = 0; i < ARRAY_SIZE(bcm4331_ro_props); i++) {
+        object_class_property_add(klass, bcm4331_ro_props[i].name,
+                                  bcm4331_ro_props[i].type,
+                                  bcm4331_ro_props[i].get, NULL, NULL, NULL);
+        object_class_property_set_description(klass,
+                                              bcm4331_ro_props[i].name,
+                                              bcm4331_ro_props[i].desc);
+    }
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",

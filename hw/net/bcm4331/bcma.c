@@ -349,23 +349,7 @@ static void bcma_core_write32(void *opaque, uint32_t off, uint32_t val,
     }
 }
 
-static uint64_t bcma_core_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return bcma_access_read(opaque, addr, size, bcma_core_read32);
-}
-
-static void bcma_core_write(void *opaque, hwaddr addr, uint64_t val,
-                            unsigned size)
-{
-    bcma_access_write(opaque, addr, val, size, bcma_core_write32);
-}
-
-static const MemoryRegionOps bcma_core_ops = {
-    .read = bcma_core_read,
-    .write = bcma_core_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    BCMA_ACCESS_SIZES,
-};
+BCMA_REGION_OPS(bcma_core_ops, bcma_core_read32, bcma_core_write32);
 
 /* clock control/status: register 0x1E0 of every core */
 static uint32_t bcma_clk_read32(void *opaque, uint32_t off, uint32_t mask)
@@ -392,23 +376,7 @@ static void bcma_clk_write32(void *opaque, uint32_t off, uint32_t val,
     bcma_clkctlst_write(cs, (cs->clkctlst & ~mask) | (val & mask));
 }
 
-static uint64_t bcma_clk_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return bcma_access_read(opaque, addr, size, bcma_clk_read32);
-}
-
-static void bcma_clk_write(void *opaque, hwaddr addr, uint64_t val,
-                           unsigned size)
-{
-    bcma_access_write(opaque, addr, val, size, bcma_clk_write32);
-}
-
-static const MemoryRegionOps bcma_clk_ops = {
-    .read = bcma_clk_read,
-    .write = bcma_clk_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    BCMA_ACCESS_SIZES,
-};
+BCMA_REGION_OPS(bcma_clk_ops, bcma_clk_read32, bcma_clk_write32);
 
 /* the agents (wrappers) */
 static uint32_t bcma_agent_mmio_read32(void *opaque, uint32_t off,
@@ -432,23 +400,8 @@ static void bcma_agent_mmio_write32(void *opaque, uint32_t off, uint32_t val,
     bcma_agent_write32(c->b, c->index, off, val, mask);
 }
 
-static uint64_t bcma_agent_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return bcma_access_read(opaque, addr, size, bcma_agent_mmio_read32);
-}
-
-static void bcma_agent_write(void *opaque, hwaddr addr, uint64_t val,
-                             unsigned size)
-{
-    bcma_access_write(opaque, addr, val, size, bcma_agent_mmio_write32);
-}
-
-static const MemoryRegionOps bcma_agent_ops = {
-    .read = bcma_agent_read,
-    .write = bcma_agent_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    BCMA_ACCESS_SIZES,
-};
+BCMA_REGION_OPS(bcma_agent_ops, bcma_agent_mmio_read32,
+                bcma_agent_mmio_write32);
 
 /* the EROM: a ROM, reads have no side effect (bcma re-reads entries) */
 static uint64_t bcma_erom_read(void *opaque, hwaddr addr, unsigned size)

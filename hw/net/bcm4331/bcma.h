@@ -114,6 +114,27 @@ static inline void bcma_access_write(void *opaque, hwaddr addr, uint64_t val,
                .unaligned = true },                                     \
     .impl = { .min_access_size = 1, .max_access_size = 4 }
 
+/*
+ * The MemoryRegionOps @name of a register window whose 32-bit registers
+ * @read32 and @write32 serve (BcmaRead32, BcmaWrite32).
+ */
+#define BCMA_REGION_OPS(name, read32, write32)                          \
+    static uint64_t name##_read(void *opaque, hwaddr addr, unsigned size) \
+    {                                                                   \
+        return bcma_access_read(opaque, addr, size, read32);            \
+    }                                                                   \
+    static void name##_write(void *opaque, hwaddr addr, uint64_t val,   \
+                             unsigned size)                             \
+    {                                                                   \
+        bcma_access_write(opaque, addr, val, size, write32);            \
+    }                                                                   \
+    static const MemoryRegionOps name = {                               \
+        .read = name##_read,                                            \
+        .write = name##_write,                                          \
+        .endianness = DEVICE_LITTLE_ENDIAN,                             \
+        BCMA_ACCESS_SIZES,                                              \
+    }
+
 typedef struct BcmaState BcmaState;
 
 /* the regions of one core on the backplane */

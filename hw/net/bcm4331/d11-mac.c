@@ -741,23 +741,7 @@ static void d11_write32(void *opaque, uint32_t off, uint32_t val,
     d11_mmio_write(opaque, off, val, mask);
 }
 
-static uint64_t d11_iomem_read(void *opaque, hwaddr addr, unsigned size)
-{
-    return bcma_access_read(opaque, addr, size, d11_read32);
-}
-
-static void d11_iomem_write(void *opaque, hwaddr addr, uint64_t val,
-                            unsigned size)
-{
-    bcma_access_write(opaque, addr, val, size, d11_write32);
-}
-
-static const MemoryRegionOps d11_iomem_ops = {
-    .read = d11_iomem_read,
-    .write = d11_iomem_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    BCMA_ACCESS_SIZES,
-};
+BCMA_REGION_OPS(d11_iomem_ops, d11_read32, d11_write32);
 
 void d11_init(D11State *m, Object *owner)
 {

@@ -48,12 +48,9 @@
 #include "tests/qtest/libqos/pci-pc.h"
 #include "hw/net/wifi/air-proto.h"
 #include "fuzz.h"
-#include "hw/net/bcm4331/bcma-regs.h"
-#include "hw/net/bcm4331/d11-regs.h"
+#include "tests/qtest/libqos/bcm4331.h"
 
 #define CARD_DEVFN      QPCI_DEVFN(4, 0)
-#define D11             BCMA_BAR0_WIN0  /* the 802.11 core */
-#define AGENT           BCMA_BAR0_WIN1  /* its agent */
 #define MACCTL_INFRA    (1u << 17)
 #define MACCTL_AP       (1u << 18)
 #define MACCTL_MONITOR  (0x17u << 20)   /* BEACPROMISC, KEEP_*, PROMISC */
@@ -113,22 +110,9 @@ static void desc(QTestState *s, uint64_t at, uint32_t ctl0, uint32_t len,
     }
 }
 
-static void set_ring(PeerCard *c, unsigned n, bool rx, uint64_t base)
-{
-    uint32_t o = rx ? D11_DMA64_RXCTL : D11_DMA64_TXCTL;
-
-    wl(c, D11 + D11_DMA_ENGINE(n) + o, 0x801 | (rx ? D11_RX_FW598_FO << 1 : 0));
-    wl(c, D11 + D11_DMA_ENGINE(n) + o + 8, base);
-    wl(c, D11 + D11_DMA_ENGINE(n) + o + 12,
-       ((base >> 32) & 0x3fffffff) | 0x80000000);
-}
-
 /* what b43 does up to a running interface on channel 6 */
 static void card_up(QTestState *s, PeerCard *c)
 {
-    static const uint32_t stub[] = {
-        0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0,
-    };
     g_autofree uint8_t *ring = g_malloc0(16 * RING_SLOTS);
 
     c->bus = qpci_new_pc(s, NULL);
@@ -137,47 +121,17 @@ static void card_up(QTestState *s, PeerCard *c)
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
     c->txslot = 0;
-    qpci_config_writel(c->dev, 0x80, 0x18001000);
-    qpci_config_writel(c->dev, 0xac, 0x18101000);
-    wl(c, AGENT + 0x408, 0x2007);
-    wl(c, AGENT + 0x800, 0);
-    wl(c, AGENT + 0x408, 0x2005);
-    wl(c, D11 + 0x1e0, 0x302);
-    wl(c, D11 + A_D11_MACCTL, 0x80020504);
-    wl(c, D11 + A_D11_SHM_CONTROL, 0x01000000);
-    for (int k = 0; k < ARRAY_SIZE(stub); k++) {
-        wl(c, D11 + A_D11_SHM_DATA, stub[k]);
-    }
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
-    wl(c, D11 + A_D11_MACCTL, 0x80020502);
-    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | 6); /* short retry limit */
-    ww(c, D11 + A_D11_SHM_DATA, 7);
-    wl(c, D11 + A_D11_SHM_CONTROL, (2 << 16) | 7);        /* long retry limit */
-    ww(c, D11 + A_D11_SHM_DATA, 4);
-    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
-    for (int k = 0; k < 3; k++) {
-        ww(c, D11 + A_D11_MACFILTER_DATA,
-           card_mac[2 * k] | card_mac[2 * k + 1] << 8);
-    }
-    ww(c, D11 + A_D11_PHY_CONTROL, 0x810);                    /* radio on */
-    ww(c, D11 + A_D11_PHY_DATA, 0x2);
-    ww(c, D11 + A_D11_PHY_CONTROL, 0x1ce);                    /* channel 6 */
-    ww(c, D11 + A_D11_PHY_DATA, 0x3d3);
-    set_ring(c, 1, false, TXRING);
+    qbcm4331_core_up(c->dev, c->bar0);
+    qbcm4331_fw_start(c->dev, c->bar0);
+    qbcm4331_radio_up(c->dev, c->bar0, card_mac);
+    qbcm4331_set_ring(c->dev, c->bar0, 1, false, TXRING);
     for (int k = 0; k < RING_SLOTS; k++) {
         desc(s, 0, k == RING_SLOTS - 1 ? D11_DESC_CTL0_DTABLEEND : 0,
              D11_RX_FW598_BUFSIZE, RXBUF + 2400 * k, ring + 16 * k);
     }
     qtest_memwrite(s, RXRING, ring, 16 * RING_SLOTS);
-    set_ring(c, 0, true, RXRING);
-    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
-    wl(c, D11 + D11_DMA_IRQ_MASK(0), 0x1fc00);
-    wl(c, D11 + D11_DMA_IRQ_MASK(1), 0xdc00);
-    wl(c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
-    qpci_config_writel(c->dev, 0x94, 0x200);
-    wl(c, D11 + A_D11_MACCTL,
-       rl(c, D11 + A_D11_MACCTL) | 1); /* b43_mac_enable */
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 1);
+    qbcm4331_set_ring(c->dev, c->bar0, 0, true, RXRING);
+    qbcm4331_enable(c->dev, c->bar0);
 }
 
 static void card_down(PeerCard *c)
