@@ -23,12 +23,19 @@ while [ $# -gt 1 ]; do
     shift
 done
 q=${1:?usage: overlay.sh [--copy] [--parts P,...] QEMU_SRC_DIR}
-has() { [[ ",$parts," == *",$1,"* ]]; }
+# "wifi" is its three parts: the 802.11 library, the medium, the AP
+has() {
+    [[ ",$parts," == *",$1,"* ]] ||
+        { [[ $1 == wifi-* ]] && [[ ",$parts," == *",wifi,"* ]]; }
+}
 
 # the project's files of each part
 part_of() {
     case $1 in
-    hw/net/wifi/*|include/hw/net/wifi/*) echo wifi ;;
+    hw/net/wifi/ap*) echo wifi-ap ;;
+    hw/net/wifi/medium*|hw/net/wifi/pcap.c|include/hw/net/wifi/medium.h)
+        echo wifi-medium ;;
+    hw/net/wifi/*|include/hw/net/wifi/*) echo wifi-lib ;;
     hw/net/bcm4331/*|include/hw/net/bcm4331/*) echo bcm4331 ;;
     tests/qtest/fuzz/*) echo fuzz ;;
     tests/qtest/*) echo qtest ;;
@@ -75,10 +82,12 @@ kconfig() {
         printf '\nsource %s/Kconfig\n' "$1" >> "$q/hw/net/Kconfig"
 }
 
-if has wifi; then
+if has wifi-lib; then
     hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
     kconfig wifi
     hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
+fi
+if has wifi-medium; then
     # wifi-medium has a "netdev" property: create it after the netdevs, like
     # the filter-* objects
     hook system/vl.c '^    if [(]g_str_equal[(]type, "filter-buffer"[)] [|][|]$' \

@@ -50,6 +50,22 @@ base=$(git -C "$tree" rev-parse HEAD)
 commit() {
     local part=$1 msg=$2
     "$top/scripts/overlay.sh" --copy --parts "$part" "$tree"
+    # a wifi part builds on its own: hw/net/wifi/meson.build lists the
+    # sources the tree has so far (all of them once the AP is in)
+    if [ -f "$tree/hw/net/wifi/meson.build" ]; then
+        /usr/bin/python3 - "$tree/hw/net/wifi" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+path = os.path.join(d, "meson.build")
+out = []
+for line in open(path):
+    m = re.match(r"\s*'([\w.-]+\.c)',\s*$", line)
+    if m and not os.path.exists(os.path.join(d, m.group(1))):
+        continue
+    out.append(line)
+open(path, "w").write("".join(out))
+PY
+    fi
     if [ "$part" = docs ]; then
         /usr/bin/python3 - "$tree/MAINTAINERS" "$name" "$email" <<'PY'
 import sys
@@ -62,6 +78,8 @@ F: hw/net/wifi/
 F: include/hw/net/bcm4331/
 F: include/hw/net/wifi/
 F: tests/qtest/bcm4331*
+F: tests/qtest/libqos/bcm4331*
+F: tests/qtest/wifi-vectors.h
 F: tests/qtest/fuzz/bcm4331*
 F: docs/system/devices/bcm4331.rst
 
@@ -78,24 +96,34 @@ PY
     git -C "$tree" commit -q -s -F - <<<"$msg"
 }
 
-commit wifi "hw/net/wifi: a simulated 802.11 medium and a virtual access point
+commit wifi-lib "hw/net/wifi: 802.11 vocabulary, frame times and frame protection
+
+The pieces an emulated Wi-Fi device and a simulated medium share, with no
+state of their own: include/hw/net/wifi/ieee80211.h (frame control,
+addresses, sequence control, information elements, channel <->
+frequency, rates), 802.11b/g frame durations (airtime.c), the encoding
+of frames exchanged between QEMU processes (air-proto.c), and WEP, TKIP,
+CCMP, the WPA2-PSK key derivation and the RFC 3394 key wrap (crypto.c,
+on QEMU's AES and GLib's HMAC: no crypto backend needed)."
+
+commit wifi-medium "hw/net/wifi: a simulated 802.11 medium
 
 -object wifi-medium is a radio medium for emulated Wi-Fi devices, in the
 manner of net/can's can-bus: radios attach as clients and a transmission
 reaches every other radio tuned to the channel, with a received signal
 from transmit power and distance.  wifi_medium_transmit() is the one send
 call; with airtime=on frames take 802.11b/g time (DIFS, backoff, SIFS +
-ACK), simultaneous starts collide and unicast frames are retried.  A
-netdev joins the media of several QEMU processes; pcap=FILE records the
-air with radiotap headers.
+ACK), simultaneous starts collide and unicast frames are retried
+(medium-airtime.c).  A netdev joins the media of several QEMU processes,
+resending unicast frames whose ACK did not come back (medium-link.c);
+pcap=FILE records the air with radiotap headers (pcap.c)."
 
--device wifi-ap is an access point on a medium bridged to a netdev:
-beacons, probe/authentication/association, a station table that ages out
-as hostapd's does, and WPA2-PSK (4-way handshake, CCMP) with the frame
-protection in crypto.c (QEMU's AES, GLib's HMAC).
+commit wifi-ap "hw/net/wifi: a virtual access point
 
-include/hw/net/wifi/ieee80211.h is the 802.11 vocabulary the medium, the
-access point and devices share."
+-device wifi-ap is an access point on a wifi-medium bridged to a netdev:
+beacons, probe/authentication/association, a station table that ages
+out as hostapd's does, and WPA2-PSK (4-way handshake, CCMP both ways,
+PN replay check) in ap-wpa.c."
 
 commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 802.11n PCIe card
 
@@ -110,7 +138,8 @@ table's hardware encryption.  The card is a client of the wifi-medium."
 
 commit qtest "tests/qtest: bcm4331 and wifi-medium qtests
 
-The backplane and PCI function, the MAC core and firmware handshake, the
+libqos/bcm4331.c holds what the tests share: a card's register file and
+b43's bring-up steps.  The backplane and PCI function, the MAC core and firmware handshake, the
 DMA engines and data path on a medium (hostile descriptors and frames
 included), the crypto, the access point, robustness against a hostile
 guest and peers, system_reset under DMA and device_del under traffic."

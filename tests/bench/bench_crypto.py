@@ -15,13 +15,12 @@ card/open.  Under TCG the absolute numbers depend on the machine.
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
-from harness import Guest, wait_tcp_listen  # noqa: E402
+from harness import Guest, host_iperf3  # noqa: E402
 
 PASS = "qemu-wpa2-secret"
 OPEN = r"""
@@ -67,21 +66,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--port", type=int, default=5202)
     args = ap.parse_args()
-    if not shutil.which("iperf3"):
-        sys.exit("bench: iperf3 missing on the host (scripts/deps.sh)")
-    srv = subprocess.Popen(["iperf3", "-s", "-p", str(args.port),
-                            "-B", "127.0.0.1"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_tcp_listen(args.port, proc=srv)
+    with host_iperf3(args.port):
         card = run("card", WPA, "", ",passphrase=" + PASS, args.port,
                    args.seconds)
         soft = run("nohwcrypt", WPA, "b43.nohwcrypt=1",
                    ",passphrase=" + PASS, args.port, args.seconds)
         opn = run("open", OPEN, "", "", args.port, args.seconds)
-    finally:
-        srv.terminate()
-        srv.wait()
     print("guest <-> host through wifi-ap + slirp, %d s iperf3 each way, "
           "TCG" % args.seconds)
     print("%-34s %10s %10s" % ("", "up Mbit/s", "down"))

@@ -14,13 +14,12 @@ machine; the ratio is what to compare between versions.
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
-from harness import Guest, wait_tcp_listen  # noqa: E402
+from harness import Guest, host_iperf3  # noqa: E402
 
 WIFI = r"""
 wait-for '[ -e /sys/class/net/wlan0 ]' 60
@@ -61,13 +60,7 @@ def main():
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--port", type=int, default=5201)
     args = ap.parse_args()
-    if not shutil.which("iperf3"):
-        sys.exit("bench: iperf3 missing on the host (scripts/deps.sh)")
-    srv = subprocess.Popen(["iperf3", "-s", "-p", str(args.port),
-                            "-B", "127.0.0.1"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        wait_tcp_listen(args.port, proc=srv)
+    with host_iperf3(args.port):
         wifi = run("bcm4331", WIFI,
                    ["-object", "wifi-medium,id=air0", "-netdev", "user,id=n0",
                     "-device", "wifi-ap,medium=air0,ssid=QEMU,netdev=n0",
@@ -76,9 +69,6 @@ def main():
         wired = run("e1000", WIRED,
                     ["-netdev", "user,id=n0", "-device",
                      "e1000,netdev=n0,addr=04.0"], args.port, args.seconds)
-    finally:
-        srv.terminate()
-        srv.wait()
     print("guest -> host over slirp, %d s iperf3, 20 pings, TCG" %
           args.seconds)
     print("%-28s %12s %14s" % ("", "TCP Mbit/s", "ping avg ms"))

@@ -25,24 +25,19 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     log_dir, run_guests)
+                     log_dir, run_guests, SH_WLAN0, sh_hostapd, sh_leave,
+                     sh_stations_left)
 
 PASS = "bcm4331-secret"
 
 AP = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-echo "nohwcrypt $(cat /sys/module/b43/parameters/nohwcrypt)"
-printf 'interface=wlan0\ndriver=nl80211\nssid=%(ssid)s\nhw_mode=g\nchannel=6\n%(conf)s' \
-    > /tmp/hostapd.conf
-hostapd -B /tmp/hostapd.conf >/dev/null && echo "hostapd started"
-ip addr add 192.168.78.1/24 dev wlan0
+""" + SH_WLAN0 + r"""echo "nohwcrypt $(cat /sys/module/b43/parameters/nohwcrypt)"
+""" + sh_hostapd("%(ssid)s", "%(conf)s") + r"""ip addr add 192.168.78.1/24 dev wlan0
 iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 wait-for 'ping -c 1 -W 1 192.168.78.2 >/dev/null' 60
 ping -c 10 -i 0.2 192.168.78.2
-wait-for '! iw dev wlan0 station dump | grep -q Station && sleep 2 &&
-          ! iw dev wlan0 station dump | grep -q Station' 180
-echo "station left"
+""" + sh_stations_left(180) + r"""echo "station left"
 """
 
 STA_WPA = r"""
@@ -62,8 +57,7 @@ iw dev wlan0 connect %(ssid)s keys 0:0102030405
 """
 
 STA = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-echo "nohwcrypt $(cat /sys/module/b43/parameters/nohwcrypt)"
+""" + SH_WLAN0 + r"""echo "nohwcrypt $(cat /sys/module/b43/parameters/nohwcrypt)"
 ip link set wlan0 up
 wait-for 'iw dev wlan0 scan | grep -q "SSID: %(ssid)s"' 60
 %(join)s
@@ -78,11 +72,8 @@ timeout 60 iperf3 -c 192.168.78.1 -t 2 -f m | grep -E 'sender|receiver'
 sleep 2
 timeout 60 iperf3 -c 192.168.78.1 -t 2 -f m -R | grep -E 'sender|receiver'
 # leave: wpa_supplicant deauthenticates when it ends
-killall wpa_supplicant 2>/dev/null || iw dev wlan0 disconnect
-# give the deauthentication time to leave before the guest powers off
-# (b43 drops what is still queued when the interface goes down)
-wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
-"""
+""" + sh_leave("killall wpa_supplicant 2>/dev/null || "
+                  "iw dev wlan0 disconnect")
 
 MODES = {
     "wpa2": dict(ssid="GUESTWPA", hw=True,

@@ -23,12 +23,11 @@ import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     log_dir)
+from harness import (Checks, Guest, driver_noise, kernel_splat, log_dir,  # noqa
+                     SH_WLAN0)
 
 SCENARIO = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-ip link set wlan0 up
+""" + SH_WLAN0 + r"""ip link set wlan0 up
 echo "== scan"
 iw dev wlan0 scan | grep -E '^BSS|freq:|signal:|SSID:'
 echo "== connect"

@@ -24,17 +24,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     log_dir, run_guests)
+                     log_dir, run_guests, SH_WLAN0, sh_hostapd, sh_leave,
+                     sh_monitor, sh_stations_left,
+                     fresh_pcap, check_pcap)
 
 MAC = {"a": "02:00:00:00:00:1a", "b": "02:00:00:00:00:1b",
        "c": "02:00:00:00:00:1c", "d": "02:00:00:00:00:1d"}
 
 AP = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-printf 'interface=wlan0\ndriver=nl80211\nssid=FOUR\nhw_mode=g\nchannel=6\n' \
-    > /tmp/hostapd.conf
-hostapd -B /tmp/hostapd.conf >/dev/null && echo "hostapd started"
-ip addr add 192.168.78.1/24 dev wlan0
+""" + SH_WLAN0 + sh_hostapd("FOUR", "") + r"""ip addr add 192.168.78.1/24 dev wlan0
 wait-for '[ $(iw dev wlan0 station dump | grep -c Station) = 2 ]' 240 &&
     echo "stations joined"
 ping -c 10 -i 0.2 192.168.78.2 | grep transmitted | sed 's/^/to B: /'
@@ -42,14 +40,11 @@ ping -c 10 -i 0.2 192.168.78.3 | grep transmitted | sed 's/^/to C: /'
 # stay up until both stations have pinged each other (through us) and
 # left (absent twice); a departure the AP does not notice (a lost
 # deauthentication) costs at most 90 s
-wait-for '! iw dev wlan0 station dump | grep -q Station && sleep 2 &&
-          ! iw dev wlan0 station dump | grep -q Station' 90
-echo "stations left"
+""" + sh_stations_left(90) + r"""echo "stations left"
 """
 
 STA = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-ip link set wlan0 up
+""" + SH_WLAN0 + r"""ip link set wlan0 up
 wait-for 'iw dev wlan0 scan | grep -q "SSID: FOUR"' 90
 iw dev wlan0 connect FOUR
 wait-for 'iw dev wlan0 link | grep -q Connected' 30 && echo "connected"
@@ -60,20 +55,10 @@ wait-for 'ping -c 1 -W 1 192.168.78.{peer} >/dev/null' 180
 ping -c 10 -i 0.2 192.168.78.{peer} | grep transmitted | sed 's/^/to peer: /'
 # the other station pings us too: stay until it is done
 sleep 8
-iw dev wlan0 disconnect
-# give the deauthentication time to leave before the guest powers off
-# (b43 drops what is still queued when the interface goes down)
-wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
-"""
+""" + sh_leave()
 
 MON = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-iw dev wlan0 set type monitor
-iw dev wlan0 set monitor control fcsfail otherbss
-ip link set wlan0 up
-iw dev wlan0 set channel 6 && echo "monitor on channel 6"
-tcpdump -i wlan0 -n -e -l > /tmp/cap.txt 2>/dev/null &
-# until unicast data between the two stations has shown up, then a bit
+""" + SH_WLAN0 + sh_monitor("control fcsfail otherbss") + r"""# until unicast data between the two stations has shown up, then a bit
 wait-for "grep -q 'DA:02:00:00:00:00:1c.*SA:02:00:00:00:00:1b' /tmp/cap.txt" 300
 sleep 2
 kill %1
@@ -91,9 +76,7 @@ check = Checks()
 
 def main():
     mcast = air_netdev()
-    pcap = os.path.join(log_dir(), "four-vms.pcap")
-    if os.path.exists(pcap):
-        os.unlink(pcap)
+    pcap = fresh_pcap("four-vms.pcap")
 
     def guest(name, script, mac, medium_opts=""):
         return Guest(name, script, timeout=600,
@@ -131,24 +114,8 @@ def main():
         m = re.search(r"^%s (\d+)" % what, mon.output, re.M)
         check(m is not None and int(m.group(1)) > 0,
               "monitor sees %s (%s)" % (what, m and m.group(1)), mon)
-    if shutil.which("tshark") and os.path.exists(pcap):
-        t = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e",
-                            "wlan.fc.type_subtype", "-e", "_ws.malformed",
-                            "-e", "radiotap.flags.badfcs"],
-                           capture_output=True, text=True)
-        rows = [ln.split("\t") for ln in t.stdout.splitlines() if ln]
-        kinds = {row[0] for row in rows}
-        check(t.returncode == 0 and rows, "tshark reads the pcap (%d "
-              "frames)" % len(rows), ap)
-        check(not any(len(row) > 1 and row[1] for row in rows),
-              "no malformed frame in the pcap", ap)
-        for name, st in (("beacon", "0x0008"), ("data", "0x0020"),
-                         ("ACK", "0x001d")):
-            check(st in kinds, "pcap has %s frames" % name, ap)
-        check(any(len(row) > 2 and row[2] in ("1", "True") for row in rows),
-              "pcap has frames flagged bad FCS", ap)
-    else:
-        check(False, "tshark and the pcap are there", ap)
+    check_pcap(check, pcap, ap, (("beacon", "0x0008"), ("data", "0x0020"),
+                                 ("ACK", "0x001d")), bad_fcs=True)
     return check.finish([ap, b, c, mon])
 
 

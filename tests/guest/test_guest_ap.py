@@ -16,27 +16,21 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     run_guests)
+                     run_guests, SH_WLAN0, sh_hostapd, sh_leave, sh_monitor,
+                     sh_stations_left)
 
 AP = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-printf 'interface=wlan0\ndriver=nl80211\nssid=GUEST\nhw_mode=g\nchannel=6\n' \
-    > /tmp/hostapd.conf
-hostapd -B /tmp/hostapd.conf >/dev/null && echo "hostapd started"
-ip addr add 192.168.77.1/24 dev wlan0
+""" + SH_WLAN0 + sh_hostapd("GUEST", "") + r"""ip addr add 192.168.77.1/24 dev wlan0
 iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 ping -c 10 -i 0.2 192.168.77.2
 # stay up until the station has measured and left
 # (absent twice, 2 s apart: one empty answer is not a departure)
-wait-for '! iw dev wlan0 station dump | grep -q Station && sleep 2 &&
-          ! iw dev wlan0 station dump | grep -q Station' 180
-echo "station left"
+""" + sh_stations_left(180) + r"""echo "station left"
 """
 
 STA = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-ip link set wlan0 up
+""" + SH_WLAN0 + r"""ip link set wlan0 up
 wait-for 'iw dev wlan0 scan | grep -q "SSID: GUEST"' 60
 iw dev wlan0 scan | grep -E '^BSS|freq:|signal:|SSID: GUEST'
 iw dev wlan0 connect GUEST
@@ -49,19 +43,10 @@ timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
 # find it closed (refused, or reset when it was still queued)
 sleep 2
 timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m -R | grep -E 'sender|receiver'
-iw dev wlan0 disconnect
-# give the deauthentication time to leave before the guest powers off
-# (b43 drops what is still queued when the interface goes down)
-wait-for '! iw dev wlan0 link | grep -q Connected' 10; sleep 1
-"""
+""" + sh_leave()
 
 MON = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-iw dev wlan0 set type monitor
-ip link set wlan0 up
-iw dev wlan0 set channel 6 && echo "monitor on channel 6"
-tcpdump -i wlan0 -n -e -l > /tmp/cap.txt 2>/dev/null &
-# until the station's unicast to the AP (addressed to neither us) shows up
+""" + SH_WLAN0 + sh_monitor() + r"""# until the station's unicast to the AP (addressed to neither us) shows up
 wait-for "grep 'DA:02:00:00:00:00:0a' /tmp/cap.txt |
           grep -q 'SA:02:00:00:00:00:0b'" 240
 sleep 1

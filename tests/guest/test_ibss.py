@@ -8,11 +8,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     run_guests)
+                     run_guests, SH_WLAN0)
 
 SCENARIO = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-iw dev wlan0 set type ibss
+""" + SH_WLAN0 + r"""iw dev wlan0 set type ibss
 ip link set wlan0 up
 iw dev wlan0 ibss join ADHOC 2437 && echo "joined"
 ip addr add 192.168.88.ME/24 dev wlan0

@@ -15,16 +15,15 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     log_dir, run_guests)
+from harness import (Checks, Guest, driver_noise, kernel_splat, log_dir,  # noqa
+                     run_guests, SH_WLAN0)
 
 MAC = "02:42:43:4d:00:01"
 CYCLES = 20
 
 SCENARIO = r"""
 # b43 registers wlan0 once its firmware is loaded (asynchronously)
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-echo "== up"
+""" + SH_WLAN0 + r"""echo "== up"
 ip link set wlan0 up && echo "ifup ok"
 echo "address $(cat /sys/class/net/wlan0/address)"
 echo "== channels"

@@ -26,12 +26,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (air_netdev, Checks, Guest, Qmp, driver_noise, kernel_splat,  # noqa
-                     log_dir, qemu_binary, Result)
+from harness import (air_netdev, Checks, Guest, Qmp, driver_noise,  # noqa
+                     kernel_splat, log_dir, qemu_binary, Result, SH_WLAN0)
 
 JOIN = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-ip link set wlan0 up
+""" + SH_WLAN0 + r"""ip link set wlan0 up
 iw dev wlan0 connect QEMU
 wait-for 'iw dev wlan0 link | grep -q Connected' 30 && echo "connected"
 ip addr add MY_IP/24 dev wlan0

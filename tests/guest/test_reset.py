@@ -19,14 +19,13 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     START)
+from harness import (Checks, Guest, driver_noise, kernel_splat, START,  # noqa
+                     SH_WLAN0)
 
 RESETS = 3
 
 SCENARIO = r"""
-wait-for '[ -e /sys/class/net/wlan0 ]' 60
-ip link set wlan0 up
+""" + SH_WLAN0 + r"""ip link set wlan0 up
 iw dev wlan0 connect QEMU
 wait-for 'iw dev wlan0 link | grep -q Connected' 30 && echo "connected"
 udhcpc -i wlan0 -n -q -t 10 >/dev/null 2>&1

@@ -455,7 +455,9 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_PHY, mask);
         break;
     case A_D11_MACFILTER_CONTROL:
-        v = m->rcm_control | (m->rcm[m->rcm_control & 0x1f] << 16);
+        v = m->rcm_control |
+            (m->rcm[FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
+                                INDEX)] << 16);
         break;
     case A_D11_GPIO_CONTROL:
         v = m->gpio_control | (m->regs[off >> 2] & 0xffff0000);
@@ -470,8 +472,9 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         }
         break;
     default:
-        if (off >= 0x20 && off < 0x20 + 8 * D11_DMA_ENGINES) {
-            unsigned i = (off - 0x20) / 8;
+        if (off >= D11_DMA_REASON(0) &&
+            off < D11_DMA_REASON(D11_DMA_ENGINES)) {
+            unsigned i = (off - D11_DMA_REASON(0)) / 8;
 
             v = (off & 4) ? m->dma_mask[i] : m->dma_reason[i];
         } else {
@@ -576,12 +579,15 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
             m->rcm_control = merge(m->rcm_control, val, mask);
         }
         if (mask & 0xffff0000) {
-            unsigned idx = m->rcm_control & 0x1f;
+            unsigned idx = FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
+                                      INDEX);
 
             m->rcm[idx] = val >> 16;
             trace_bcm4331_d11_rcm(idx, val >> 16);
-            if (m->rcm_control & 0x20) {    /* RCM_INC_DATA */
-                m->rcm_control = (m->rcm_control & ~0x1f) | ((idx + 1) & 0x1f);
+            if (FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL, INC_DATA)) {
+                m->rcm_control = FIELD_DP32(m->rcm_control,
+                                            D11_MACFILTER_CONTROL, INDEX,
+                                            idx + 1);
             }
         }
         return;
@@ -599,8 +605,8 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
     default:
         break;
     }
-    if (off >= 0x20 && off < 0x20 + 8 * D11_DMA_ENGINES) {
-        unsigned i = (off - 0x20) / 8;
+    if (off >= D11_DMA_REASON(0) && off < D11_DMA_REASON(D11_DMA_ENGINES)) {
+        unsigned i = (off - D11_DMA_REASON(0)) / 8;
 
         if (off & 4) {
             m->dma_mask[i] = merge(m->dma_mask[i], val, mask);
