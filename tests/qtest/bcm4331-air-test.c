@@ -96,9 +96,9 @@ static void test_airtime(void)
     size_t len;
     uint32_t st;
 
-    air_opts = ",airtime=on";
-    air_open(&a, 2, NULL, false);
-    air_opts = NULL;
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+    });
     /*
      * 1000-byte body: 1028 bytes with header and FCS at 54 Mb/s = 182 us,
      * after DIFS 28 + 0..15 slots of 9 us: B has it, A its status, between
@@ -158,9 +158,9 @@ static void test_tx_fifo(void)
     uint32_t st;
     int n = 0;
 
-    air_opts = ",airtime=on";
-    air_open(&a, 2, NULL, false);
-    air_opts = NULL;
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+    });
     len = frame(f, B->mac, A->mac, 1000);
     for (int i = 0; i < 40; i++) {
         cookie[i] = post(&a, A, f, len, true, 0xc, true);
@@ -250,9 +250,10 @@ static void test_tx_fifo_migration(void)
     QDict *r;
     uint32_t st;
 
-    air_opts = ",airtime=on";
-    air_machine = "-M q35 -m 256M";
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+        .machine = "-M q35 -m 256M",
+    });
     for (int i = 0; i < 3; i++) {
         cookie[i] = post(&a, A, f, frame(f, B->mac, A->mac, 100), true,
                          0xc, true);
@@ -264,10 +265,10 @@ static void test_tx_fifo_migration(void)
     qobject_unref(r);
     bcm4331_wait_migration(a.qts);
 
-    air_machine = "-M q35 -m 256M -incoming defer";
-    cmd = air_cmdline(2, NULL);
-    air_opts = NULL;
-    air_machine = "-M q35 -m 5G";
+    cmd = air_cmdline(&(AirOpts) {
+        .medium = ",airtime=on",
+        .machine = "-M q35 -m 256M -incoming defer",
+    }, 2, NULL);
     d = qtest_init(cmd->str);
     g_string_free(cmd, true);
     r = qtest_qmp(d, "{ 'execute': 'migrate-incoming', 'arguments': "
@@ -309,9 +310,9 @@ static void test_collision(void)
     uint64_t seed;
     uint32_t cda = 0, cdb = 0;
 
-    air_opts = ",airtime=on";
-    air_open(&a, 2, NULL, false);
-    air_opts = NULL;
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+    });
     for (seed = 1; seed < 120; seed++) {
         medium_set(&a, "seed", seed);
         len = frame(f, B->mac, A->mac, 100);
@@ -361,9 +362,9 @@ static void test_ack_frames(void)
     size_t len;
     bool ack_seen = false;
 
-    air_opts = opts;
-    air_open(&a, 3, NULL, false);
-    air_opts = NULL;
+    air_open(&a, 3, NULL, &(AirOpts) {
+        .medium = opts,
+    });
     monitor(M, false);
     len = frame(f, B->mac, A->mac, 100);
     post(&a, A, f, len, true, 0xc, true);
@@ -420,7 +421,7 @@ static void test_bad_fcs(void)
     size_t len;
     uint32_t st;
 
-    air_open(&a, 3, NULL, false);
+    air_open(&a, 3, NULL, NULL);
     medium_set(&a, "fcs-error-rate", 1000);
     monitor(M, true);
     len = frame(f, B->mac, A->mac, 100);

@@ -100,29 +100,31 @@ static inline void card_up(Air *a, Card *c, unsigned i)
  * Layouts: card i at 0x1000000 * (i + 1) in low memory (8 KiB-aligned
  * rings), or above 4 GiB when @high.
  */
-/* more devices on the command line (e.g. a wifi-ap), a netdev link */
-static const char *air_more;
-static bool air_link;
-/* more properties of the medium (",airtime=on", ",pcap=FILE") */
-static const char *air_opts;
+/* how air_open() builds the machine; every field may be left out */
+typedef struct {
+    const char *machine;    /* default "-M q35 -m 5G" */
+    const char *medium;     /* more medium properties (",airtime=on") */
+    const char *more;       /* more on the command line (a wifi-ap...) */
+    bool link;              /* the medium's netdev is l0 */
+    bool high;              /* rings and buffers above 4 GiB */
+} AirOpts;
 
-/* extra options of the machine (",-incoming defer" for a destination) */
-static const char *air_machine = "-M q35 -m 5G";
-
-static inline GString *air_cmdline(int ncards, const char *extra)
+static inline GString *air_cmdline(const AirOpts *o, int ncards,
+                                   const char *extra)
 {
-    GString *cmd = g_string_new(air_machine);
+    GString *cmd = g_string_new(o && o->machine ? o->machine
+                                                : "-M q35 -m 5G");
 
     g_string_append(cmd, " -object wifi-medium,id=air0");
 
-    if (air_link) {
+    if (o && o->link) {
         g_string_append(cmd, ",netdev=l0");
     }
-    if (air_opts) {
-        g_string_append(cmd, air_opts);
+    if (o && o->medium) {
+        g_string_append(cmd, o->medium);
     }
-    if (air_more) {
-        g_string_append_printf(cmd, " %s", air_more);
+    if (o && o->more) {
+        g_string_append_printf(cmd, " %s", o->more);
     }
     for (int i = 0; i < ncards; i++) {
         g_string_append_printf(cmd, " -device bcm4331,addr=%02x.0,medium=air0,"
@@ -150,9 +152,12 @@ static inline void card_layout(Card *c, unsigned i, uint64_t base, int devfn)
     c->devfn = devfn;
 }
 
-static inline void air_open(Air *a, int ncards, const char *extra, bool high)
+/* @ncards cards on one air (@extra: more properties of the last one) */
+static inline void air_open(Air *a, int ncards, const char *extra,
+                            const AirOpts *o)
 {
-    GString *cmd = air_cmdline(ncards, extra);
+    GString *cmd = air_cmdline(o, ncards, extra);
+    bool high = o && o->high;
 
     a->qts = qtest_init(cmd->str);
     g_string_free(cmd, true);
@@ -299,13 +304,9 @@ static inline int peer_open(Air *a, Peer *p, const char *opts)
     p->sock = g_strdup_printf("%s/air.sock", p->dir);
     more = g_strdup_printf("-netdev stream,id=l0,server=on,addr.type=unix,"
                            "addr.path=%s", p->sock);
-    air_more = more;
-    air_link = true;
-    air_opts = opts;
-    air_open(a, 1, NULL, false);
-    air_more = NULL;
-    air_link = false;
-    air_opts = NULL;
+    air_open(a, 1, NULL, &(AirOpts) {
+        .more = more, .link = true, .medium = opts,
+    });
     g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
     /*
      * QEMU's stream netdev listens asynchronously (net/stream.c,

@@ -23,10 +23,10 @@ static void test_hostile_to_ap(void)
     uint8_t f[64], rx[128];
     uint32_t cd;
 
-    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-               "bssid=02:aa:00:00:00:01";
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:01",
+    });
     /* short auth (header only + 2 bytes) */
     memset(f, 0, sizeof(f));
     f[0] = 0xb0;
@@ -102,10 +102,10 @@ static void test_hostile_eapol(void)
     unsigned seen;
     int k = -1;
 
-    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-               "bssid=02:aa:00:00:00:02,passphrase=not-the-real-one";
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:02,passphrase=not-the-real-one",
+    });
     memset(f, 0, sizeof(f));
     memcpy(f + 4, bssid, 6);
     memcpy(f + 10, A->mac, 6);

@@ -112,7 +112,7 @@ static void test_crypto(void)
     uint32_t ms, st;
     size_t n;
 
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, NULL);
     /* b43_security_init(): KTP as the firmware reports it */
     wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
     g_assert_cmphex(rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);

@@ -26,7 +26,7 @@ static void test_tx_rx(const void *data)
     uint32_t st;
     uint16_t cookie;
 
-    air_open(&a, 2, NULL, high);
+    air_open(&a, 2, NULL, &(AirOpts) { .high = high });
     len = frame(f, B->mac, A->mac, 1000);
     /* unicast to B at 54 Mb/s OFDM (PLCP rate code 0xC) */
     cookie = post(&a, A, f, len, true, 0xc, true);
@@ -121,7 +121,7 @@ static void test_erratum(void)
         size_t len;
 
         air_open(&a, 2, cases[i].erratum ? ",rx-cd-erratum=on"
-                                         : ",rx-cd-erratum=off", false);
+                                         : ",rx-cd-erratum=off", NULL);
         /* move B's RX ring */
         B->rxring = cases[i].ring;
         for (int k = 0; k < 256; k++) {
@@ -151,7 +151,7 @@ static void test_rx_full(void)
     uint8_t f[64];
     size_t len;
 
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, NULL);
     /* b43 consumed nothing and says slot 2 is its next: 1 free slot */
     wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 2 * 16);
     len = frame(f, B->mac, A->mac, 8);
@@ -183,7 +183,7 @@ static void test_bad_descriptors(void)
     uint8_t f[64];
     size_t len;
 
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, NULL);
     len = frame(f, a.c[1].mac, A->mac, 8);
 
     /* zero length */
@@ -241,7 +241,7 @@ static void test_bad_frames(void)
     uint32_t st;
     size_t len;
 
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, NULL);
     /*
      * oversized: longer than any 802.11 frame (2352 bytes): the engine
      * stops with a protocol error, nothing reaches the air
@@ -296,9 +296,9 @@ static void test_dma32(void)
      * both cards with 32-bit engines; card_up's 64-bit ring setup lands on
      * other registers there and is redone below
      */
-    air_more = "-global bcm4331.dma64=off";
-    air_open(&a, 2, NULL, false);
-    air_more = NULL;
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .more = "-global bcm4331.dma64=off",
+    });
     g_assert_cmphex(rl(A, AGENT + 0x500) & 0x1000, ==, 0);  /* no DMA64 */
     for (int i = 0; i < 2; i++) {
         Card *c = &a.c[i];

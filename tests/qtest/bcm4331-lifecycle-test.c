@@ -95,13 +95,12 @@ static void test_reset_under_dma(void)
 
     GString *cmd;
 
-    air_opts = ",airtime=on";
-    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6";
-    cmd = air_cmdline(2, NULL);
+    cmd = air_cmdline(&(AirOpts) {
+        .medium = ",airtime=on",
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6",
+    }, 2, NULL);
     a.qts = qtest_init(cmd->str);
     g_string_free(cmd, true);
-    air_opts = NULL;
-    air_more = NULL;
     a.bus = qpci_new_pc(a.qts, NULL);
     A->dev = qpci_device_find(a.bus, QPCI_DEVFN(4, 0));
     fresh = probe_dump(&a, A);

@@ -63,7 +63,7 @@ static void test_tx_short(void)
     uint16_t cookie;
     size_t len;
 
-    air_open(&a, 2, NULL, false);
+    air_open(&a, 2, NULL, NULL);
     len = frame(f, B->mac, A->mac, 20);
     cookie = post(&a, A, f, len, true, 0xc, true);
     tx_status(A, &w0, &w1);
@@ -340,10 +340,10 @@ static void test_ap_auth_flood(void)
     uint8_t fake[6] = { 2, 0xfa, 0, 0, 0, 0 };
     RxScan sc;
 
-    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-               "bssid=02:aa:00:00:00:03";
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03",
+    });
     for (int i = 0; i < 32; i++) {
         fake[5] = i;
         auth_from(&a, A, fake);
@@ -407,10 +407,10 @@ static void test_ap_inactivity(void)
     RxScan sc;
     size_t n;
 
-    air_more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-               "bssid=02:aa:00:00:00:03,max-inactivity=2";
-    air_open(&a, 1, NULL, false);
-    air_more = NULL;
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03,max-inactivity=2",
+    });
     auth_from(&a, A, A->mac);
     run_ms(&a, A, 10);
     assoc_from(&a, A, A->mac);
