@@ -40,7 +40,8 @@ static void shm_w16(Card *c, uint32_t b, uint16_t v)
 static uint16_t shm_r16(Card *c, uint32_t b)
 {
     shm_ctl(c, D11_SHM_SHARED, b >> 2);
-    return bcm_rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA));
+    return bcm_rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED
+                                    : A_D11_SHM_DATA));
 }
 
 static void shm_w32(Card *c, uint32_t b, uint32_t v)
@@ -122,15 +123,16 @@ static void test_shm(void)
 
     /* auto-increment on write and on read */
     bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
-       ((D11_SHM_SHARED | D11_SHM_AUTOINC_W) << 16) | 0x40);
+           ((D11_SHM_SHARED | D11_SHM_AUTOINC_W) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
         bcm_wl(&c, D11 + A_D11_SHM_DATA, 0x11111111 * (i + 1));
     }
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_CONTROL) & 0xffff, ==, 0x44);
     bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
-       ((D11_SHM_SHARED | D11_SHM_AUTOINC_R) << 16) | 0x40);
+           ((D11_SHM_SHARED | D11_SHM_AUTOINC_R) << 16) | 0x40);
     for (int i = 0; i < 4; i++) {
-        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0x11111111 * (i + 1));
+        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==,
+                        0x11111111 * (i + 1));
     }
     /* a routing that does not exist: defined all-ones */
     shm_ctl(&c, 7, 0);
@@ -154,12 +156,13 @@ static uint32_t boot(Card *c, const uint32_t *words, unsigned n)
         shm_w16(c, i, 0);
     }
     bcm_wl(c, D11 + A_D11_SHM_CONTROL,
-       ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
+           ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (unsigned i = 0; i < n; i++) {
         bcm_wl(c, D11 + A_D11_SHM_DATA, words[i]);
     }
     bcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
-    bcm_wl(c, D11 + A_D11_MACCTL, (bcm_rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
+    bcm_wl(c, D11 + A_D11_MACCTL,
+           (bcm_rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
     return bcm_rl(c, D11 + A_D11_GEN_IRQ_REASON);
 }
 
@@ -243,7 +246,7 @@ static void test_bad_ucode(void)
     g_assert_cmphex(boot(&c, stub784, ARRAY_SIZE(stub784)), ==, 0x1);
     /* uploads while the PSM runs are ignored (no crash) */
     bcm_wl(&c, D11 + A_D11_SHM_CONTROL,
-       ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
+           ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
     for (int i = 0; i < 100000; i++) {
         bcm_wl(&c, D11 + A_D11_SHM_DATA, i);
     }
@@ -300,9 +303,10 @@ static void test_irq(void)
     g_assert_false(intx(&c));
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
-    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0);              /* hard handler masks */
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0);        /* hard handler masks */
     g_assert_false(intx(&c));
-    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);     /* b43's mask: no bit 0 */
+    /* b43's mask: no bit 0 */
+    bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x38058264);
     g_assert_false(intx(&c));
     bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     g_assert_true(intx(&c));
@@ -363,7 +367,8 @@ static void test_rfkill(void)
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", false);
-    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==, 0);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
+                    0);
     g_assert_false(qtest_qom_get_bool(c.qts, "/machine/peripheral/wifi0",
                                       "rfkill"));
     /* the switch survives core resets (it is a pin, not a register) */
@@ -453,7 +458,8 @@ static void test_phy_radio(void)
     qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
     qbcm4331_phy_write(c.dev, c.bar0, 0x074, 0x1019);
     qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x0033);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x4444);   /* next element, low half */
+    /* next element, low half */
+    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x4444);
     qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
     g_assert_cmphex(phy_r(&c, 0x074), ==, 0x1019);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 0x0033);
@@ -555,7 +561,8 @@ static void test_migration(void)
     d.bar0 = c.bar0;
     g_assert_cmphex(qpci_config_readl(d.dev, 0x80), ==, 0x18001000);
     g_assert_cmphex(bcm_rl(&d, AGENT + 0x408), ==, 0x2005);
-    g_assert_cmphex(bcm_rl(&d, D11 + A_D11_MACCTL), ==, bcm_rl(&c, D11 + A_D11_MACCTL));
+    g_assert_cmphex(bcm_rl(&d, D11 + A_D11_MACCTL), ==,
+                    bcm_rl(&c, D11 + A_D11_MACCTL));
     g_assert_cmphex(shm_r32(&d, 0x200), ==, 0xfeedf00d);
     g_assert_cmphex(shm_r16(&d, 0x0), ==, 784);
     g_assert_cmpuint(qom_u32(&d, "channel"), ==, 6);

@@ -123,13 +123,15 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
     if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN)) {
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN);
 
-        trace_bcm4331_bcma_window("BAR0_WIN", w, bcma_target_name(&s->bcma, w));
+        trace_bcm4331_bcma_window("BAR0_WIN", w,
+                                  bcma_target_name(&s->bcma, w));
         bcm4331_update_windows(s);
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_BAR0_WIN2)) {
         uint32_t w = pci_get_long(pd->config + BCMA_PCI_BAR0_WIN2);
 
-        trace_bcm4331_bcma_window("BAR0_WIN2", w, bcma_target_name(&s->bcma, w));
+        trace_bcm4331_bcma_window("BAR0_WIN2", w,
+                                  bcma_target_name(&s->bcma, w));
         bcm4331_update_windows(s);
     }
     if (ranges_overlap32(addr, len, BCMA_PCI_IRQMASK)) {
