@@ -56,7 +56,7 @@ if [ ! -f "$qsrc/.bcm4331-unpacked" ]; then
     dsc=$(ls "$srcroot"/dl/qemu_*.dsc | head -n1)
     # dpkg-source applies Debian's patch series (3.0 quilt)
     dpkg-source -q -x --no-check "$dsc" "$qsrc" >/dev/null
-    rm -rf "$srcroot/dl"
+    # kept: scripts/patches.sh makes its series against this source
     echo "$ver" > "$srcroot/qemu.version"
     touch "$qsrc/.bcm4331-unpacked"
 fi

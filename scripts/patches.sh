@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The project as a patch series for qemu-devel, against the QEMU release we
-# build (the upstream tarball of Debian's qemu source package, unpatched):
+# build (Debian's qemu source package: upstream without the blobs, Debian's
+# patches applied, which is what makes that tree build):
 #
 #   scripts/patches.sh            build/patches/series/*.patch (+ cover letter),
 #                                 checkpatch.pl on every patch
@@ -25,25 +26,46 @@ esac
 out=$top/build/patches
 tree=$out/qemu
 series=$out/series
-tarball=$(ls "$top"/build/src/qemu_*.orig.tar.* 2>/dev/null | head -n1 || true)
-if [ -z "$tarball" ]; then
-    # the download of scripts/build-qemu.sh (it keeps the orig tarball)
+# The source we build: Debian's qemu source package (the upstream release,
+# blobs removed, Debian's patch series applied), without our overlay.
+# scripts/build-qemu.sh keeps the package in build/src/dl; fetch it again
+# if it is not there.
+srcroot=$top/build/src
+if [ ! -f "$srcroot/qemu.version" ]; then
     BCM_SKIP_DEPS=${BCM_SKIP_DEPS:-} "$top/scripts/build-qemu.sh" >/dev/null
-    tarball=$(ls "$top"/build/src/qemu_*.orig.tar.* | head -n1)
 fi
-ver=$(basename "$tarball" | sed 's/^qemu_//; s/\.orig\.tar\..*$//; s/+ds$//')
+pkgver=$(cat "$srcroot/qemu.version")
+dsc=$(ls "$srcroot"/dl/qemu_*.dsc 2>/dev/null | head -n1 || true)
+if [ -z "$dsc" ]; then
+    echo "patches: fetching Debian source package qemu $pkgver"
+    rm -rf "$srcroot/dl"
+    mkdir -p "$srcroot/dl"
+    # the suite scripts/build-qemu.sh takes it from (deb-src entries of
+    # scripts/apt-sources.sh); then the version must be the one we build
+    (cd "$srcroot/dl" && apt-get source -q --download-only "qemu/trixie" \
+        >/dev/null 2>&1) || true
+    dsc=$(ls "$srcroot"/dl/qemu_"$pkgver".dsc 2>/dev/null | head -n1 || true)
+    if [ -z "$dsc" ]; then
+        echo "patches: cannot fetch Debian's qemu $pkgver, the source we" \
+             "build (rebuild with scripts/build-qemu.sh)" >&2
+        exit 1
+    fi
+fi
+ver=${pkgver%%-*}
+ver=${ver%+ds}
 name=$(git -C "$top" config user.name || echo "bcm4331-qemu authors")
 email=$(git -C "$top" config user.email || echo "")
 
-echo "patches: pristine QEMU $ver from $(basename "$tarball")"
+echo "patches: QEMU $ver as Debian's source package qemu $pkgver has it"
 rm -rf "$tree" "$series"
-mkdir -p "$tree" "$series"
-tar xf "$tarball" -C "$tree" --strip-components=1
+mkdir -p "$series" "$(dirname "$tree")"
+dpkg-source -q -x --no-check "$dsc" "$tree" >/dev/null
+rm -rf "$tree/debian" "$tree/.pc"
 git -C "$tree" init -q
 git -C "$tree" config user.name "$name"
 git -C "$tree" config user.email "$email"
 git -C "$tree" add -A
-git -C "$tree" commit -q -m "QEMU $ver"
+git -C "$tree" commit -q -m "QEMU $ver (Debian qemu $pkgver)"
 base=$(git -C "$tree" rev-parse HEAD)
 
 # part, then the commit message (subject, blank line, body)
@@ -53,12 +75,12 @@ commit() {
     # a wifi part builds on its own: hw/net/wifi/meson.build lists the
     # sources the tree has so far (all of them once the AP is in)
     if [ -f "$tree/hw/net/wifi/meson.build" ]; then
-        /usr/bin/python3 - "$tree/hw/net/wifi" <<'PY'
+        /usr/bin/python3 - "$tree/hw/net/wifi" "$top/hw/net/wifi/meson.build" <<'PY'
 import os, re, sys
-d = sys.argv[1]
+d, ours = sys.argv[1:]
 path = os.path.join(d, "meson.build")
 out = []
-for line in open(path):
+for line in open(ours):
     m = re.match(r"\s*'([\w.-]+\.c)',\s*$", line)
     if m and not os.path.exists(os.path.join(d, m.group(1))):
         continue
@@ -200,13 +222,16 @@ done
 bdir=$out/build
 rm -rf "$bdir"
 mkdir -p "$bdir"
+last=$(git -C "$tree" rev-parse HEAD)
 git -C "$tree" checkout -q "$base"
-(cd "$bdir" && "$tree/configure" --target-list=x86_64-softmmu \
+# Debian's meson (bookworm-backports) lives with /usr/bin/python3
+(cd "$bdir" && "$tree/configure" --python=/usr/bin/python3 \
+    --target-list=x86_64-softmmu \
     --without-default-features --enable-tcg --enable-slirp --enable-pixman \
     --enable-fdt=system --disable-docs --disable-download \
     --disable-install-blobs >configure.log 2>&1) ||
     { tail -n 30 "$bdir/configure.log"; exit 1; }
-for c in $(git -C "$tree" rev-list --reverse "$base"..HEAD); do
+for c in $(git -C "$tree" rev-list --reverse "$base".."$last"); do
     git -C "$tree" checkout -q "$c"
     subj=$(git -C "$tree" log -1 --format=%s "$c")
     if ninja -C "$bdir" qemu-system-x86_64 >"$bdir/ninja-${c:0:8}.log" 2>&1; then

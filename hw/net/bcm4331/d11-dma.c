@@ -343,6 +343,12 @@ void d11_dma_mcast_release(D11Dma *d)
     d11_dma_kick(d);
 }
 
+/* the firmware restarted: engine 4 waits for the next DTIM again */
+void d11_dma_mcast_hold(D11Dma *d)
+{
+    d->mcast_open = false;
+}
+
 void d11_dma_kick(D11Dma *d)
 {
     if (d->tx_bh) {

@@ -67,6 +67,7 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask);
 void d11_dma_set_mac_state(D11Dma *d, bool running, bool ap);
 void d11_dma_tx_fifo_full(D11Dma *d, bool full);
 void d11_dma_mcast_release(D11Dma *d);
+void d11_dma_mcast_hold(D11Dma *d);
 void d11_dma_kick(D11Dma *d);
 void d11_dma_fetch_now(D11Dma *d);
 bool d11_dma_tx_posted(D11Dma *d, unsigned engine);

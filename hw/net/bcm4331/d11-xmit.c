@@ -203,8 +203,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
 }
 
 /* a beacon from the firmware's template: no ACK, no retry, no status */
-void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
-                     bool ofdm)
+void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm)
 {
     WifiFrameMeta meta = {
         .freq_mhz = bcm_phy_radio_freq(x->phy),
@@ -215,8 +214,10 @@ void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
     };
 
     if (meta.freq_mhz) {
-        wifi_medium_transmit(&x->air, (uint8_t *)frame, len, &meta, 1, false,
-                             NULL);
+        wifi_medium_transmit(&x->air, frame, len, &meta, 1, false, NULL);
+        if (!d11_tx_fifo_room(x)) {
+            d11_dma_tx_fifo_full(x->dma, true);     /* the air's queue */
+        }
     }
 }
 

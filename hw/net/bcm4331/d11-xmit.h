@@ -55,8 +55,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned engine, uint8_t *buf, size_t len);
 void d11_xmit_engine_reset(D11Xmit *x, unsigned engine);
 
 /* from the firmware: a beacon from the template */
-void d11_xmit_beacon(D11Xmit *x, const uint8_t *frame, size_t len,
-                     bool ofdm);
+void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm);
 
 void d11_xmit_init(D11Xmit *x, DeviceState *dev);
 void d11_xmit_exit(D11Xmit *x);

@@ -307,6 +307,7 @@ void bcm_fw_reset(FwState *fw)
 {
     fw->beacon_active = 0;
     fw->dtim_count = 0;
+    d11_dma_mcast_hold(fw->dma);
     if (fw->tbtt_timer) {
         timer_del(fw->tbtt_timer);
     }
