@@ -224,12 +224,15 @@ rm -rf "$bdir"
 mkdir -p "$bdir"
 last=$(git -C "$tree" rev-parse HEAD)
 git -C "$tree" checkout -q "$base"
-# Debian's meson (bookworm-backports) lives with /usr/bin/python3
+# Debian's meson (bookworm-backports) lives with /usr/bin/python3; the +ds
+# source has no firmware blobs: Debian's seabios and QEMU data packages
 (cd "$bdir" && "$tree/configure" --python=/usr/bin/python3 \
     --target-list=x86_64-softmmu \
     --without-default-features --enable-tcg --enable-slirp --enable-pixman \
     --enable-fdt=system --disable-docs --disable-download \
-    --disable-install-blobs >configure.log 2>&1) ||
+    --disable-install-blobs \
+    --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu \
+    >configure.log 2>&1) ||
     { tail -n 30 "$bdir/configure.log"; exit 1; }
 for c in $(git -C "$tree" rev-list --reverse "$base".."$last"); do
     git -C "$tree" checkout -q "$c"
