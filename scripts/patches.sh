@@ -234,6 +234,11 @@ git -C "$tree" checkout -q "$base"
     --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu \
     >configure.log 2>&1) ||
     { tail -n 30 "$bdir/configure.log"; exit 1; }
+# run from its build tree, QEMU looks for firmware under qemu-bundle/
+for d in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
+    mkdir -p "$bdir/qemu-bundle$(dirname "$d")"
+    ln -sfn "$d" "$bdir/qemu-bundle$d"
+done
 for c in $(git -C "$tree" rev-list --reverse "$base".."$last"); do
     git -C "$tree" checkout -q "$c"
     subj=$(git -C "$tree" log -1 --format=%s "$c")
