@@ -306,16 +306,16 @@ static void bcma_trace_read(BcmaCoreBus *c, uint32_t base, const char *reg,
                             uint32_t off, uint32_t mask, uint32_t v)
 {
     trace_bcm4331_bcma_read(c->b->chip->cores[c->index].name, reg,
-                            base + off + ctz32(mask) / 8,
-                            (v & mask) >> ctz32(mask), ctpop32(mask) / 8);
+                            bcma_lane_addr(base + off, mask),
+                            bcma_lane_val(v, mask), ctpop32(mask) / 8);
 }
 
 static void bcma_trace_write(BcmaCoreBus *c, uint32_t base, const char *reg,
                              uint32_t off, uint32_t mask, uint32_t v)
 {
     trace_bcm4331_bcma_write(c->b->chip->cores[c->index].name, reg,
-                             base + off + ctz32(mask) / 8,
-                             (v & mask) >> ctz32(mask), ctpop32(mask) / 8);
+                             bcma_lane_addr(base + off, mask),
+                             bcma_lane_val(v, mask), ctpop32(mask) / 8);
 }
 
 /* ChipCommon and the PCIe core: the backplane's own register files */

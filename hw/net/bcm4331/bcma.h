@@ -76,6 +76,17 @@ static inline uint32_t bcma_lanes(unsigned size)
     return size >= 4 ? UINT32_MAX : (1u << (size * 8)) - 1;
 }
 
+/* for traces: the address of the first lane of @mask, the value there */
+static inline uint32_t bcma_lane_addr(uint32_t off, uint32_t mask)
+{
+    return off + (mask ? ctz32(mask) / 8 : 0);
+}
+
+static inline uint32_t bcma_lane_val(uint32_t v, uint32_t mask)
+{
+    return (v & mask) >> (mask ? ctz32(mask) : 0);
+}
+
 static inline uint64_t bcma_access_read(void *opaque, hwaddr addr,
                                         unsigned size, BcmaRead32 *read32)
 {

@@ -26,6 +26,7 @@
 #include "d11-dma.h"
 #include "d11-mac.h"
 #include "d11-xmit.h"
+#include "bcma.h"
 #include "trace.h"
 
 /* frames one engine may send per bottom-half run (then reschedule) */
@@ -509,17 +510,6 @@ static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
     return state | (cd & D11_DMA64_CD_MASK);
 }
 
-/* the MAC core's register trace (d11-mac.c) names the lanes the same way */
-static uint32_t lane_off(uint32_t off, uint32_t mask)
-{
-    return off + (mask ? ctz32(mask) / 8 : 0);
-}
-
-static uint32_t lane_val(uint32_t v, uint32_t mask)
-{
-    return (v & mask) >> (mask ? ctz32(mask) : 0);
-}
-
 uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask)
 {
     uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;
@@ -535,8 +525,8 @@ uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask)
         v = *dma_reg(d, n, r);
         break;
     }
-    trace_bcm4331_d11_read(dma_reg_name(d, off), lane_off(off, mask),
-                           lane_val(v, mask));
+    trace_bcm4331_d11_read(dma_reg_name(d, off), bcma_lane_addr(off, mask),
+                           bcma_lane_val(v, mask));
     return v;
 }
 
@@ -548,8 +538,8 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
     uint32_t *reg = dma_reg(d, n, rel);
     uint32_t old = *reg;
 
-    trace_bcm4331_d11_write(dma_reg_name(d, off), lane_off(off, mask),
-                            lane_val(val, mask));
+    trace_bcm4331_d11_write(dma_reg_name(d, off), bcma_lane_addr(off, mask),
+                            bcma_lane_val(val, mask));
     if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
         rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
         BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "

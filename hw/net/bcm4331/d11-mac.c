@@ -28,15 +28,9 @@
 #include "htphy.h"
 #include "trace.h"
 
-/* Offset of the lowest byte lane an access touches */
-static uint32_t d11_lane_off(uint32_t off, uint32_t mask)
-{
-    return off + (mask ? ctz32(mask) / 8 : 0);
-}
-
 static const char *d11_reg_name(uint32_t off, uint32_t mask)
 {
-    uint32_t a = d11_lane_off(off, mask) & ~1u;
+    uint32_t a = bcma_lane_addr(off, mask) & ~1u;
 
     if (a >= D11_DMA_REASON(0) && a < D11_DMA_REASON(D11_DMA_ENGINES)) {
         return (a & 4) ? "DMA_IRQ_MASK" : "DMA_REASON";
@@ -361,14 +355,9 @@ static uint64_t d11_now_us(void)
     return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) / SCALE_US;
 }
 
-static uint64_t d11_tsf(D11State *m)
-{
-    return d11_now_us() + m->tsf_offset;
-}
-
 uint64_t d11_tsf_now(D11State *m)
 {
-    return d11_tsf(m);
+    return d11_now_us() + m->tsf_offset;
 }
 
 static void d11_tsf_set(D11State *m, uint64_t tsf)
@@ -435,7 +424,7 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         v = m->txstat_latch;        /* of the entry XMITSTAT_0 popped */
         break;
     case A_D11_TSF_LOW: {
-        uint64_t tsf = d11_tsf(m);
+        uint64_t tsf = d11_tsf_now(m);
 
         /* reading the low word latches the high word (atomic read) */
         m->tsf_high_latch = tsf >> 32;
@@ -482,8 +471,8 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
         }
         break;
     }
-    trace_bcm4331_d11_read(d11_reg_name(off, mask), d11_lane_off(off, mask),
-                           (v & mask) >> (mask ? ctz32(mask) : 0));
+    trace_bcm4331_d11_read(d11_reg_name(off, mask), bcma_lane_addr(off, mask),
+                           bcma_lane_val(v, mask));
     return v;
 }
 
@@ -495,8 +484,9 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
         d11_dma_write(m->dma, off, val, mask);    /* they own them */
         return;
     }
-    trace_bcm4331_d11_write(d11_reg_name(off, mask), d11_lane_off(off, mask),
-                            (val & mask) >> (mask ? ctz32(mask) : 0));
+    trace_bcm4331_d11_write(d11_reg_name(off, mask),
+                            bcma_lane_addr(off, mask),
+                            bcma_lane_val(val, mask));
     switch (off) {
     case A_D11_MACCTL:
         old = m->macctl;
@@ -552,8 +542,8 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
         return;
     case A_D11_TSF_HIGH:
         /* writing the high word commits both (atomic write) */
-        d11_tsf_set(m, ((uint64_t)merge(d11_tsf(m) >> 32, val, mask) << 32) |
-                    m->tsf_low_pending);
+        d11_tsf_set(m, ((uint64_t)merge(d11_tsf_now(m) >> 32, val, mask)
+                        << 32) | m->tsf_low_pending);
         bcm_fw_tbtt_update(m->fw);
         return;
     case A_D11_TSF_CFP_REP:

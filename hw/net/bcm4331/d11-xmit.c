@@ -71,10 +71,17 @@ static uint8_t ofdm_rate_code(uint16_t rate)
 
 /* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
 
+/*
+ * The air's queue for this radio holds the TX FIFO's frames and beacons;
+ * beacons leave room for a full FIFO, so a frame the engines fetched is
+ * never refused and the FIFO's full line follows the FIFO alone (every
+ * frame in it ends with tx_done).
+ */
+QEMU_BUILD_BUG_ON(D11_TX_FIFO >= WIFI_TX_QUEUE_MAX);
+
 static bool d11_tx_fifo_room(D11Xmit *x)
 {
-    return x->tx_fifo_count < D11_TX_FIFO &&
-           wifi_medium_txq_len(&x->air) < WIFI_TX_QUEUE_MAX;
+    return x->tx_fifo_count < D11_TX_FIFO;
 }
 
 /*
@@ -213,12 +220,15 @@ void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm)
         .rate_500k = ofdm ? IEEE80211_RATE_6M : IEEE80211_RATE_1M,
     };
 
-    if (meta.freq_mhz) {
-        wifi_medium_transmit(&x->air, frame, len, &meta, 1, false, NULL);
-        if (!d11_tx_fifo_room(x)) {
-            d11_dma_tx_fifo_full(x->dma, true);     /* the air's queue */
-        }
+    if (!meta.freq_mhz) {
+        return;
     }
+    if (wifi_medium_txq_len(&x->air) >= WIFI_TX_QUEUE_MAX - D11_TX_FIFO) {
+        /* the air is that far behind: this TBTT's beacon is skipped */
+        trace_bcm4331_fw_beacon_skipped(wifi_medium_txq_len(&x->air));
+        return;
+    }
+    wifi_medium_transmit(&x->air, frame, len, &meta, 1, false, NULL);
 }
 
 /* ------------------------------------------------------------------ */
