@@ -132,7 +132,7 @@ class Guest:
 
     def __init__(self, name, scenario, qemu_args=(), kernel=None,
                  machine="q35", mem=512, timeout=180, append="",
-                 actions=None, reboot=False):
+                 actions=None, reboot=False, initrd=None, hostname=None):
         self.actions = dict(actions or {})
         self.name = name
         self.scenario = scenario
@@ -143,6 +143,11 @@ class Guest:
         self.timeout = timeout
         self.append = append
         self.reboot = reboot
+        # another initramfs (e.g. with a rebuilt driver: scripts/bug-lab.sh)
+        self.initrd = initrd
+        # the guest's host name (default @name): runs that must be the
+        # same, byte for byte, share one
+        self.hostname = hostname or name
         self.proc = None
 
     def command(self, scenario_file=None, interactive=False):
@@ -156,12 +161,13 @@ class Guest:
                "-display", "none"] + ([] if self.reboot else ["-no-reboot"]) + [
                "-serial", "mon:stdio" if interactive else "stdio",
                "-kernel", os.path.join(gd, "vmlinuz"),
-               "-initrd", os.path.join(gd, "initrd.img"),
+               "-initrd", self.initrd or os.path.join(gd, "initrd.img"),
                # no_timer_check: under TCG on a loaded host the kernel's
                # check of the IO-APIC timer can miss its ticks and panic
                # ("IO-APIC + timer doesn't work", seen in guest-ibss)
                "-append", "console=ttyS0 loglevel=4 panic=-1 no_timer_check "
-               "net.ifnames=0 hostname=%s %s" % (self.name, self.append)]
+               "net.ifnames=0 hostname=%s %s" % (self.hostname,
+                                                 self.append)]
         if scenario_file:
             cmd += ["-fw_cfg", "name=opt/bcm4331/scenario,file=%s" %
                     scenario_file]

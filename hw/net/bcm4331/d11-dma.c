@@ -22,6 +22,7 @@
 #include "qemu/timer.h"
 #include "hw/pci/pci_device.h"
 #include "system/dma.h"
+#include "system/replay.h"
 #include "migration/vmstate.h"
 #include "d11-dma.h"
 #include "d11-mac.h"
@@ -103,7 +104,7 @@ static bool dma_stopped(D11Dma *d, unsigned n, bool rx)
  * reference for its duration and stops as soon as the card is gone
  * (d11_gone() after each access).  The reference is dropped from a bottom
  * half of its own once the card is gone, so that the caller of the path
- * (the medium's delivery bottom half, the MMIO dispatch, a timer) still
+ * (the medium's delivery, the MMIO dispatch, a timer) still
  * finds the device's memory, its reentrancy guard included, when it
  * returns.
  */
@@ -123,8 +124,9 @@ void d11_dma_release(D11Dma *d)
         object_unref(OBJECT(d->pci));
         return;
     }
-    aio_bh_schedule_oneshot(qemu_get_aio_context(), d11_unref_bh,
-                            OBJECT(d->pci));
+    /* through the replay queue: a replayed run drops it at the same point */
+    replay_bh_schedule_oneshot_event(qemu_get_aio_context(), d11_unref_bh,
+                                     OBJECT(d->pci));
 }
 
 static bool d11_gone(D11Dma *d)
@@ -298,7 +300,7 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
     return false;
 }
 
-static void d11_tx_bh(void *opaque)
+static void d11_tx_work(void *opaque)
 {
     D11Dma *d = opaque;
     bool more = false;
@@ -312,7 +314,7 @@ static void d11_tx_bh(void *opaque)
         more |= d11_tx_engine(d, n, D11_TX_BUDGET);
     }
     if (more && !d11_gone(d)) {
-        qemu_bh_schedule(d->tx_bh);
+        wifi_deferred_schedule(d->tx_work);
     }
     d11_dma_release(d);
 }
@@ -352,18 +354,16 @@ void d11_dma_mcast_hold(D11Dma *d)
 
 void d11_dma_kick(D11Dma *d)
 {
-    if (d->tx_bh) {
-        qemu_bh_schedule(d->tx_bh);
+    if (d->tx_work) {
+        wifi_deferred_schedule(d->tx_work);
     }
 }
 
 /*
  * Run the engines now, from a timer (the end of an exchange on the air
  * frees room in the TX FIFO): the hardware fetches the next frame at
- * once, and a bottom half would run only after the virtual clock has moved
- * on (a qtest's clock step, icount: the engine would fall idle for the
- * rest of the step).  With the device's reentrancy guard engaged, as in
- * its MMIO handlers and guarded bottom half, so that a descriptor pointing
+ * once, in this timer.  With the device's reentrancy guard engaged, as in
+ * its MMIO handlers and deferred work, so that a descriptor pointing
  * into BAR0 ends in a DMA error instead of re-entering the device.
  */
 void d11_dma_fetch_now(D11Dma *d)
@@ -375,7 +375,7 @@ void d11_dma_fetch_now(D11Dma *d)
         return;
     }
     g->engaged_in_io = true;
-    d11_tx_bh(d);
+    d11_tx_work(d);
     g->engaged_in_io = false;
 }
 
@@ -460,13 +460,13 @@ static void dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
         d->tx_walk[n] = 0;
         /*
          * The engine starts fetching as soon as TXINDEX moves, as the
-         * hardware's does: not in a bottom half that a busy host may run
+         * hardware's does: not in deferred work that a busy host may run
          * only after the driver has posted a whole ring.  b43 fills all
          * 256 slots, which puts TXINDEX back on the engine's CD: an engine
          * that far behind would see an empty ring and never report the
          * frames (the "TX stall").
          */
-        d11_tx_bh(d);
+        d11_tx_work(d);
         break;
     default:
         break;
@@ -631,13 +631,13 @@ void d11_dma_init(D11Dma *d)
 {
     DeviceState *dev = DEVICE(d->pci);
 
-    d->tx_bh = qemu_bh_new_guarded(d11_tx_bh, d, &dev->mem_reentrancy_guard);
+    d->tx_work = wifi_deferred_new(d11_tx_work, d, &dev->mem_reentrancy_guard);
 }
 
 void d11_dma_exit(D11Dma *d)
 {
-    qemu_bh_delete(d->tx_bh);
-    d->tx_bh = NULL;
+    wifi_deferred_free(d->tx_work);
+    d->tx_work = NULL;
 }
 
 void d11_dma_reset(D11Dma *d)
@@ -648,8 +648,8 @@ void d11_dma_reset(D11Dma *d)
     memset(d->tx_walk, 0, sizeof(d->tx_walk));
     d->tx_fifo_full = false;
     d->mcast_open = false;
-    if (d->tx_bh) {
-        qemu_bh_cancel(d->tx_bh);
+    if (d->tx_work) {
+        wifi_deferred_cancel(d->tx_work);
     }
 }
 

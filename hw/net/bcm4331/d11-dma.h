@@ -30,7 +30,7 @@ struct D11Dma {
     PCIDevice *pci;             /* the bus master */
     D11State *mac;              /* interrupts */
     D11Xmit *xmit;              /* where gathered frames go */
-    QEMUBH *tx_bh;
+    WifiDeferred *tx_work;
 
     /* the lines the rest of the core drives (not migrated: re-driven) */
     bool mac_running;           /* MAC enabled and the PSM runs */

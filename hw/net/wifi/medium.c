@@ -53,17 +53,68 @@ static void wifi_medium_deliver(void *opaque)
         c->rxq_len--;
         c->ops->receive(c, f->data, f->len, &f->meta);
         g_free(f);
-        if (!c->bh) {
+        if (!c->rx_work) {
             /*
              * The radio was detached meanwhile (its device unplugged by
-             * its own DMA): it keeps its memory until this bottom half
+             * its own DMA): it keeps its memory until this work
              * returns, but nothing may be delivered to it any more.
              */
             return;
         }
     }
     if (!QSIMPLEQ_EMPTY(&c->rxq)) {
-        qemu_bh_schedule(c->bh);
+        wifi_deferred_schedule(c->rx_work);
+    }
+}
+
+struct WifiDeferred {
+    QEMUTimer timer;
+    void (*cb)(void *opaque);
+    void *opaque;
+    MemReentrancyGuard *guard;
+};
+
+static void wifi_deferred_run(void *opaque)
+{
+    WifiDeferred *w = opaque;
+    MemReentrancyGuard *g = w->guard;
+    void (*cb)(void *opaque) = w->cb;
+    bool engaged = g->engaged_in_io;
+
+    g->engaged_in_io = true;
+    cb(w->opaque);              /* may free @w: not touched after this */
+    g->engaged_in_io = engaged;
+}
+
+WifiDeferred *wifi_deferred_new(void (*cb)(void *opaque), void *opaque,
+                                MemReentrancyGuard *guard)
+{
+    WifiDeferred *w = g_new0(WifiDeferred, 1);
+
+    w->cb = cb;
+    w->opaque = opaque;
+    w->guard = guard;
+    timer_init_ns(&w->timer, QEMU_CLOCK_VIRTUAL, wifi_deferred_run, w);
+    return w;
+}
+
+void wifi_deferred_schedule(WifiDeferred *w)
+{
+    if (!timer_pending(&w->timer)) {
+        timer_mod(&w->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    }
+}
+
+void wifi_deferred_cancel(WifiDeferred *w)
+{
+    timer_del(&w->timer);
+}
+
+void wifi_deferred_free(WifiDeferred *w)
+{
+    if (w) {
+        timer_del(&w->timer);
+        g_free(w);
     }
 }
 
@@ -119,7 +170,7 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m,
         memcpy(f->data, frame, len);
         QSIMPLEQ_INSERT_TAIL(&c->rxq, f, next);
         c->rxq_len++;
-        qemu_bh_schedule(c->bh);
+        wifi_deferred_schedule(c->rx_work);
     }
     return acker;
 }
@@ -271,8 +322,8 @@ void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
     c->rxq_len = 0;
     QSIMPLEQ_INIT(&c->txq);
     c->txq_len = 0;
-    c->bh = qemu_bh_new_guarded(wifi_medium_deliver, c,
-                                &owner->mem_reentrancy_guard);
+    c->rx_work = wifi_deferred_new(wifi_medium_deliver, c,
+                                   &owner->mem_reentrancy_guard);
     if (m) {
         QTAILQ_INSERT_TAIL(&m->clients, c, next);
     }
@@ -303,10 +354,8 @@ void wifi_medium_detach(WifiMediumClient *c)
         c->medium = NULL;
     }
     wifi_medium_flush(c);
-    if (c->bh) {
-        qemu_bh_delete(c->bh);
-        c->bh = NULL;
-    }
+    wifi_deferred_free(c->rx_work);
+    c->rx_work = NULL;
 }
 
 static void wifi_medium_init(Object *obj)

@@ -6,7 +6,8 @@
  * Radios (emulated Wi-Fi cards, the virtual access point) attach to a
  * -object wifi-medium as clients, like CAN controllers to a can-bus
  * (include/net/can_emu.h).  A transmission reaches every other client tuned
- * to the same frequency, asynchronously (a guarded bottom half per client),
+ * to the same frequency, asynchronously (deferred work per client, on the
+ * virtual clock),
  * with a received signal computed from the transmit power and the distance.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -51,7 +52,7 @@ typedef struct WifiMediumClientOps {
     uint32_t (*freq)(WifiMediumClient *c);
     /* would this radio acknowledge a unicast frame to @addr1 now? */
     bool (*acks)(WifiMediumClient *c, const uint8_t *addr1);
-    /* a frame arrives (called from the client's bottom half) */
+    /* a frame arrives (called from the client's deferred work) */
     void (*receive)(WifiMediumClient *c, const uint8_t *frame, size_t len,
                     const WifiFrameMeta *meta);
     /*
@@ -70,6 +71,22 @@ typedef struct WifiMediumClientOps {
 /* one transmission, airtime on (local with its retries, or remote) */
 typedef struct WifiTxJob WifiTxJob;
 
+/*
+ * Work a device model does "at once, but not in the caller" (a bottom
+ * half's role), made deterministic: a QEMU_CLOCK_VIRTUAL timer that
+ * expires at the current virtual time.  With -icount the vCPU thread runs
+ * it at a fixed instruction count, and under record/replay it runs at a
+ * replay checkpoint; a bottom half would run whenever the main loop gets
+ * to it.  @guard (the owner's reentrancy guard) is engaged while @cb runs,
+ * as a guarded bottom half's.  @cb may free the WifiDeferred.
+ */
+typedef struct WifiDeferred WifiDeferred;
+WifiDeferred *wifi_deferred_new(void (*cb)(void *opaque), void *opaque,
+                                MemReentrancyGuard *guard);
+void wifi_deferred_schedule(WifiDeferred *w);
+void wifi_deferred_cancel(WifiDeferred *w);
+void wifi_deferred_free(WifiDeferred *w);
+
 typedef struct WifiQueuedFrame {
     QSIMPLEQ_ENTRY(WifiQueuedFrame) next;
     WifiFrameMeta meta;
@@ -86,7 +103,7 @@ struct WifiMediumClient {
     QTAILQ_ENTRY(WifiMediumClient) next;
     QSIMPLEQ_HEAD(, WifiQueuedFrame) rxq;
     unsigned rxq_len;
-    QEMUBH *bh;
+    WifiDeferred *rx_work;      /* delivers rxq; NULL once detached */
     /* airtime on: frames waiting for the channel, the head contending */
     QSIMPLEQ_HEAD(, WifiTxJob) txq;
     unsigned txq_len;
@@ -96,7 +113,7 @@ struct WifiMediumClient {
 #define WIFI_TX_QUEUE_MAX       64
 /*
  * Attach @c (ops, opaque, name, pos filled in) to @m; @owner's reentrancy
- * guard protects the delivery bottom half.  @m may be NULL: the radio is
+ * guard protects the delivery (a WifiDeferred).  @m may be NULL: the radio is
  * alone on its own air.
  */
 void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
@@ -131,7 +148,7 @@ typedef struct WifiTxResult {
  * call returns WIFI_TX_QUEUED and, with @notify, ops->tx_done reports the
  * outcome from a timer, in order; WIFI_TX_REFUSED if the radio's queue
  * holds WIFI_TX_QUEUE_MAX frames (nothing queued, no tx_done).
- * Delivery to receivers happens later, from each receiver's bottom half.
+ * Delivery to receivers happens later, from each receiver's deferred work.
  */
 WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
                                   size_t len, WifiFrameMeta *meta,

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Every run repeatable: record/replay and -icount determinism.
+
+    test_replay.py wpa2      record a run (boot, scan, WPA2 association with
+                             the virtual AP, DHCP from user networking, ping)
+                             with -icount rr=record and filter-replay on the
+                             AP's netdev, replay it: the serial output and the
+                             trace of the card and the air (-trace bcm4331_*
+                             -trace wifi_*) are the same, byte for byte
+    test_replay.py erratum   the same for the bug lab's failing run: the
+                             pre-fix b43 (scripts/bug-lab.sh rx-ring-bit12)
+                             with rx-cd-erratum=on, up to its soft lockup
+    test_replay.py icount    no record/replay: two runs with
+                             -icount shift=N,sleep=off, the virtual AP
+                             without a netdev (WPA2 association only) give
+                             the same trace and serial output
+"""
+
+import filecmp
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Checks, Guest, SH_WLAN0, log_dir  # noqa: E402
+import buglab  # noqa: E402
+
+PASS = "qemu-wpa2-secret"
+SHIFT = 2
+RTC = ["-rtc", "base=2026-01-01T00:00:00,clock=vm"]
+TRACE = ["-trace", "bcm4331_*", "-trace", "wifi_*"]
+
+JOIN_WPA = r"""ip link set wlan0 up
+iw dev wlan0 scan | grep -q 'SSID: QEMU' && echo "scan found QEMU"
+printf 'network={\n ssid="QEMU"\n psk="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n}\n' > /tmp/wpa.conf
+wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
+wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 60 && echo "4-way handshake done"
+""" % PASS
+
+SCENARIO_NET = SH_WLAN0 + JOIN_WPA + """\
+udhcpc -i wlan0 -n -q -t 5
+ping -c 3 10.0.2.2
+"""
+
+SCENARIO_AIR = SH_WLAN0 + JOIN_WPA + """\
+iw dev wlan0 link | grep -q 'SSID: QEMU' && echo "associated"
+iw dev wlan0 station dump | grep -E 'rx packets|tx packets'
+"""
+
+check = Checks()
+
+
+def air(netdev):
+    qa = ["-object", "wifi-medium,id=air0"]
+    if netdev:
+        qa += ["-netdev", "user,id=n0",
+               "-object", "filter-replay,id=rep0,netdev=n0"]
+    qa += ["-device", "wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+           "passphrase=%s" % PASS + (",netdev=n0" if netdev else "")]
+    return qa
+
+
+def rr_guest(name, mode, rrfile, scenario, qemu_args, initrd=None,
+             append="", timeout=900):
+    tr = os.path.join(log_dir(), "%s.trace" % name)
+    if os.path.exists(tr):
+        os.unlink(tr)
+    icount = "shift=%d" % SHIFT
+    if mode in ("record", "replay"):
+        icount += ",rr=%s,rrfile=%s" % (mode, rrfile)
+    else:
+        # and the device models' randomness (the AP's ANonce and GTK) fixed
+        icount += ",sleep=off"
+        qemu_args = ["-seed", "1"] + qemu_args
+    g = Guest(name, scenario, ["-icount", icount] + RTC + qemu_args +
+              TRACE + ["-D", tr], initrd=initrd, append=append,
+              timeout=timeout, hostname="replay")
+    g.trace = tr
+    return g
+
+
+def same(res_a, res_b, ga, gb, what):
+    """console and trace of two runs identical, byte for byte"""
+    lines = sum(1 for _ in open(ga.trace, errors="replace")) \
+        if os.path.exists(ga.trace) else 0
+    check(os.path.exists(ga.trace) and os.path.exists(gb.trace) and
+          filecmp.cmp(ga.trace, gb.trace, shallow=False),
+          "%s: the traces are identical (%d lines, %d bytes)" % (
+              what, lines, os.path.getsize(ga.trace)
+              if os.path.exists(ga.trace) else 0), res_b)
+    check(filecmp.cmp(ga.log, gb.log, shallow=False),
+          "%s: the serial output is identical (%d bytes)" % (
+              what, os.path.getsize(ga.log)), res_b)
+    return lines
+
+
+def record_replay(name, scenario, qemu_args, initrd=None, append=""):
+    rrfile = os.path.join(log_dir(), "%s.rr" % name)
+    rec = rr_guest(name + "-record", "record", rrfile, scenario, qemu_args,
+                   initrd, append)
+    r1 = rec.run()
+    rep = rr_guest(name + "-replay", "replay", rrfile, scenario, qemu_args,
+                   initrd, append)
+    r2 = rep.run()
+    check(not r2.timed_out, "the replay ran to its end", r2)
+    size = os.path.getsize(rrfile) if os.path.exists(rrfile) else 0
+    print("record/replay log %s: %d bytes" % (rrfile, size))
+    return rec, r1, rep, r2
+
+
+def main():
+    mode = sys.argv[1] if len(sys.argv) > 1 else "wpa2"
+    results = []
+    if mode == "wpa2":
+        rec, r1, rep, r2 = record_replay("replay-wpa2", SCENARIO_NET,
+                                         air(True) + [
+                                             "-device", "bcm4331,addr=04.0,"
+                                             "medium=air0"])
+        results = [r1, r2]
+        print(r1.output)
+        check(r1.ok, "the recorded run ran to its end", r1)
+        check("4-way handshake done" in r1.output,
+              "WPA2 association with the virtual AP", r1)
+        check("lease of 10.0.2.15 obtained" in r1.output, "DHCP", r1)
+        check(" 0% packet loss" in r1.output, "ping 10.0.2.2", r1)
+        n = same(r1, r2, rec, rep, "record vs replay")
+        check(n > 10000, "the trace has every register access (%d lines)" %
+              n, r2)
+    elif mode == "erratum":
+        initrd, _ = buglab.driver_initrd("b43-revert-14a8083e6765.patch")
+        rec, r1, rep, r2 = record_replay(
+            "replay-erratum", buglab.SCENARIO,
+            ["-device", "intel-iommu"] + air(True) +
+            ["-device", "bcm4331,addr=04.0,medium=air0,rx-cd-erratum=on"],
+            initrd=initrd,
+            append="watchdog_thresh=5 softlockup_panic=1 loglevel=7 "
+            "intel_iommu=on")
+        results = [r1, r2]
+        o = buglab.rx_observed(buglab.ring_trace(rec.trace))
+        check(buglab.lockup(r1), "the recorded run locks up in b43_dma_rx "
+              "(RX ring 0x%x, RXSTATUS 0x%x, slot %s)" % (
+                  o["ring"] or 0, o["status"] or 0, o["slot"]), r1)
+        same(r1, r2, rec, rep, "record vs replay")
+    elif mode == "icount":
+        qa = air(False) + ["-device", "bcm4331,addr=04.0,medium=air0"]
+        ga = rr_guest("icount-a", None, None, SCENARIO_AIR, qa)
+        gb = rr_guest("icount-b", None, None, SCENARIO_AIR, qa)
+        ga.start()
+        gb.start()
+        ra, rb = ga.wait(), gb.wait()
+        results = [ra, rb]
+        print(ra.output)
+        check(ra.ok and "associated" in ra.output,
+              "WPA2 association with the virtual AP (no netdev)", ra)
+        n = same(ra, rb, ga, gb, "two -icount sleep=off runs")
+        check(n > 10000, "the trace has every register access (%d lines)" %
+              n, rb)
+    else:
+        sys.exit("usage: test_replay.py wpa2|erratum|icount")
+    return check.finish(results)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
