@@ -17,7 +17,7 @@ pkgs=(
     python3 python3-venv python3-setuptools
     libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev
     seabios qemu-system-data ipxe-qemu
-    cpio xz-utils zstd kmod busybox-static
+    cpio xz-utils zstd kmod busybox-static patch
     tshark iperf3
 )
 bpo=(meson python3-pycotap)
