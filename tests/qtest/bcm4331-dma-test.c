@@ -339,6 +339,37 @@ static void test_dma32(void)
     qtest_memread(a.qts, B->rxbuf, rx, sizeof(rx));
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + len + 4);
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
+
+    /*
+     * a buffer where the bus has no memory (0xc0000000: ADDREXT 3, in the
+     * PCI hole of the 5 GiB q35 machine): the write fails, the engine
+     * stops with a data error (status: error 3 in bits 19:16, state
+     * stopped in 15:12, at the descriptor) and nothing is written
+     * elsewhere; slot 2's buffer stays as it was
+     */
+    desc32(&a, B->rxring + 8, 3 << D11_DESC_CTL1_ADDREXT_SHIFT,
+           D11_RX_FW598_BUFSIZE, 0xc0000000);
+    qtest_memset(a.qts, B->rxbuf + 2400 * 2, 0x5a, 64);
+    qtest_memwrite(a.qts, A->txbuf + 256, f, len);
+    desc32(&a, A->txring + 16, D11_DESC_CTL0_SOF, D11_TXH_LEN, A->txbuf);
+    desc32(&a, A->txring + 24, D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len,
+           A->txbuf + 256);
+    wl(B, D11 + D11_DMA_REASON(0), 0xffffffff);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 8, 32); /* TXINDEX */
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + D11_DMA_REASON(0)) & 0xdc00, ==,
+                    D11_DMAIRQ_DATA_ERR);
+    st = rl(B, D11 + D11_DMA32_ENGINE(0) + 0x1c);
+    g_assert_cmphex(st & 0xfffff, ==, 0x33008);
+    qtest_memread(a.qts, B->rxbuf + 2400 * 2, rx, 64);
+    for (int i = 0; i < 64; i++) {
+        g_assert_cmphex(rx[i], ==, 0x5a);
+    }
+    /* disabling and enabling the engine clears the error */
+    wl(B, D11 + D11_DMA32_ENGINE(0) + 0x10, 0);
+    wl(B, D11 + D11_DMA32_ENGINE(0) + 0x10, 0x801 | D11_RX_FW598_FO << 1);
+    g_assert_cmphex(rl(B, D11 + D11_DMA32_ENGINE(0) + 0x1c) & 0xff000, ==,
+                    0x2000);
     air_close(&a, 2);
 }
 

@@ -489,9 +489,16 @@ static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
         state = D11_DMA64_STAT_IDLEWAIT;
     }
     if (!d->dma64) {
-        /* 32-bit: state in bits 15:12, descriptor pointer in 11:0 */
+        /*
+         * 32-bit: error in bits 19:16 (no separate error register), state
+         * in 15:12, descriptor pointer in 11:0 (b43 dma.h B43_DMA32_*)
+         */
+        uint32_t err = *dma_reg(d, n, rx ? D11_DMA64_RXERROR
+                                         : D11_DMA64_TXERROR) >> 28;
+
         cd = rx ? d->rx_cd[n] : d->tx_cd[n];
-        return (state >> 16) | (cd & D11_DMA32_CD_MASK);
+        return (err << D11_DMA32_STAT_ERR_SHIFT) | (state >> 16) |
+               (cd & D11_DMA32_CD_MASK);
     }
     if (rx) {
         cd = d->rx_cd[n];

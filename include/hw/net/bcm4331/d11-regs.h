@@ -200,6 +200,7 @@ REG16(D11_POWERUP_DELAY, 0x6a8)
 #define D11_DESC32_SIZE         8
 #define D11_DMA32_RING_BYTES    0x1000  /* 12-bit descriptor pointer */
 #define D11_DMA32_CD_MASK       0x0fff
+#define D11_DMA32_STAT_ERR_SHIFT 16     /* 32-bit status: error in 19:16 */
 #define D11_DMA32_ENGINE_SIZE   0x20    /* 32-bit engines at 0x200 + 0x20 n */
 #define D11_DMA_RING_BYTES      0x2000  /* the CD field spans 8 KiB */
 /* per-engine DMA reason bits */
