@@ -26,6 +26,7 @@ Entries:
 """
 
 import argparse
+import fcntl
 import glob
 import hashlib
 import os
@@ -131,7 +132,15 @@ def driver_initrd(patch):
     """The guest's initramfs with b43 rebuilt with @patch (a file in
     scripts/bug-lab/) applied: (initrd path, unstripped b43.ko path).  The
     module is built out of tree against the guest kernel's own headers, so
-    its vermagic is the guest kernel's."""
+    its vermagic is the guest kernel's.  One builder at a time (tests run
+    in parallel)."""
+    os.makedirs(LAB, exist_ok=True)
+    with open(os.path.join(LAB, ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _driver_initrd(patch)
+
+
+def _driver_initrd(patch):
     ver, kver = guest_kernel()
     stock = os.path.join(guest_dir(KERNEL), "initrd.img")
     pfile = os.path.join(PATCHES, patch)
