@@ -17,7 +17,10 @@ pkgs=(
     python3 python3-venv python3-setuptools
     libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libfdt-dev
     seabios qemu-system-data ipxe-qemu
-    cpio xz-utils zstd kmod busybox-static patch
+    cpio xz-utils zstd kmod busybox-static
+    # scripts/bug-lab.sh: an out-of-tree b43 against Debian's extracted
+    # kernel headers (what linux-kbuild's tools and modfinal's BTF need)
+    patch gcc-12 libelf1 libssl3 pahole
     tshark iperf3
 )
 bpo=(meson python3-pycotap)
