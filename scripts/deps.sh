@@ -20,7 +20,7 @@ pkgs=(
     cpio xz-utils zstd kmod busybox-static
     # scripts/bug-lab.sh: an out-of-tree b43 against Debian's extracted
     # kernel headers (what linux-kbuild's tools and modfinal's BTF need)
-    patch gcc-12 libelf1 libssl3 pahole
+    patch gcc-12 libelf1 libssl3 pahole gdb
     tshark iperf3
 )
 bpo=(meson python3-pycotap)

@@ -365,13 +365,16 @@ def rx_ring_bit12(repeat=1):
 
     def judge_fail(res, g):
         o = rx_observed(ring_trace(g.trace))
-        obs = ("RX ring at %s (bit 12 = %s); RXSTATUS read 0x%s -> "
-               "b43 slot %s of %d%s; %s" % (
+        st = o["status"]
+        obs = ("RX ring at %s (bit 12 = %s, ring memory 4096 bytes: "
+               "B43_DMA64_RINGMEMSIZE reverted); RXSTATUS read 0x%s -> "
+               "CD 0x%x / %d = slot %s of a %d-slot ring%s; %s" % (
                    hexa(o["ring"]), bit12(o["ring"]),
-                   "%08x" % o["status"] if o["status"] is not None else "?",
-                   o["slot"], RXRING_SLOTS,
-                   " (256 too high)" if (o["slot"] or 0) >= RXRING_SLOTS
-                   else "",
+                   "%08x" % st if st is not None else "?",
+                   (st or 0) & RXSTATDPTR, DESC64, o["slot"], RXRING_SLOTS,
+                   " (256 too high: b43_dma_rx's slot wraps at 255 and "
+                   "never meets it)"
+                   if (o["slot"] or 0) >= RXRING_SLOTS else "",
                    "soft lockup in b43_dma_rx" if lockup(res) else
                    "no lockup"))
         ok = (bit12(o["ring"]) == 1 and (o["slot"] or 0) >= RXRING_SLOTS and

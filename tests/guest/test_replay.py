@@ -19,8 +19,12 @@
 
 import filecmp
 import os
+import random
 import re
+import shutil
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Checks, Guest, SH_WLAN0, log_dir  # noqa: E402
@@ -62,7 +66,7 @@ def air(netdev):
 
 
 def rr_guest(name, mode, rrfile, scenario, qemu_args, initrd=None,
-             append="", timeout=900):
+             append="", timeout=900, gdb=False):
     tr = os.path.join(log_dir(), "%s.trace" % name)
     if os.path.exists(tr):
         os.unlink(tr)
@@ -74,7 +78,9 @@ def rr_guest(name, mode, rrfile, scenario, qemu_args, initrd=None,
         icount += ",sleep=off"
         qemu_args = ["-seed", "1"] + qemu_args
     g = Guest(name, scenario, ["-icount", icount] + RTC + qemu_args +
-              TRACE + ["-D", tr], initrd=initrd, append=append,
+              TRACE + ["-D", tr] + (["-gdb", "tcp:127.0.0.1:%d" % gdb, "-S"]
+                                    if gdb else []),
+              initrd=initrd, append=append,
               timeout=timeout, hostname="replay")
     g.trace = tr
     return g
@@ -99,6 +105,7 @@ def record_replay(name, scenario, qemu_args, initrd=None, append=""):
     rrfile = os.path.join(log_dir(), "%s.rr" % name)
     rec = rr_guest(name + "-record", "record", rrfile, scenario, qemu_args,
                    initrd, append)
+    rec.qemu_args_rr = qemu_args
     r1 = rec.run()
     rep = rr_guest(name + "-replay", "replay", rrfile, scenario, qemu_args,
                    initrd, append)
@@ -107,6 +114,36 @@ def record_replay(name, scenario, qemu_args, initrd=None, append=""):
     size = os.path.getsize(rrfile) if os.path.exists(rrfile) else 0
     print("record/replay log %s: %d bytes" % (rrfile, size))
     return rec, r1, rep, r2
+
+
+def gdb_at_the_bug(rec, r1, ko, initrd):
+    """docs/bug-lab.md's gdb session, run: the recorded failing run
+    replayed with the gdb stub, gdb stops in b43 where the slot is derived
+    from RXSTATUS and sees 257 in a 256-slot ring."""
+    m = re.search(r"### b43 \.text at (0x[0-9a-f]+)", r1.text)
+    if not shutil.which("gdb") or not m:
+        check(False, "gdb and the module's address (%s)" % bool(m), r1)
+        return
+    port = random.randint(20000, 60000)
+    rrfile = os.path.join(log_dir(), "replay-erratum.rr")
+    g = rr_guest("replay-erratum-gdb", "replay", rrfile, buglab.SCENARIO,
+                 rec.qemu_args_rr, initrd, rec.append, gdb=port)
+    g.start()
+    time.sleep(2)
+    out = subprocess.run(
+        ["gdb", "-q", "-batch", "-nx",
+         "-ex", "target remote 127.0.0.1:%d" % port,
+         "-ex", "add-symbol-file %s -s .text %s" % (ko, m.group(1)),
+         "-ex", "break op64_get_current_rxslot", "-ex", "continue",
+         "-ex", "finish", "-ex", "print ring->nr_slots",
+         "-ex", "print/x ring->dmabase"],
+        capture_output=True, text=True, timeout=600).stdout
+    r3 = g.wait()
+    print(out)
+    check(re.search(r"Value returned is \$\d+ = 257", out) is not None and
+          re.search(r"\$\d+ = 256", out) is not None,
+          "gdb in the replay: op64_get_current_rxslot() returns 257 on a "
+          "ring of 256 slots", r3)
 
 
 def main():
@@ -128,7 +165,7 @@ def main():
         check(n > 10000, "the trace has every register access (%d lines)" %
               n, r2)
     elif mode == "erratum":
-        initrd, _ = buglab.driver_initrd("b43-revert-14a8083e6765.patch")
+        initrd, ko = buglab.driver_initrd("b43-revert-14a8083e6765.patch")
         rec, r1, rep, r2 = record_replay(
             "replay-erratum", buglab.SCENARIO,
             ["-device", "intel-iommu"] + air(True) +
@@ -142,6 +179,7 @@ def main():
               "(RX ring 0x%x, RXSTATUS 0x%x, slot %s)" % (
                   o["ring"] or 0, o["status"] or 0, o["slot"]), r1)
         same(r1, r2, rec, rep, "record vs replay")
+        gdb_at_the_bug(rec, r1, ko, initrd)
     elif mode == "icount":
         qa = air(False) + ["-device", "bcm4331,addr=04.0,medium=air0"]
         ga = rr_guest("icount-a", None, None, SCENARIO_AIR, qa)
