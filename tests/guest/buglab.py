@@ -191,7 +191,7 @@ def _driver_initrd(patch):
         if find.wait() or cpio.wait():
             sys.exit("bug-lab: cpio failed")
     os.replace(initrd + ".tmp", initrd)
-    shutil.rmtree(tree)
+    # the tree stays: gdb shows its source lines (docs/bug-lab.md)
     with open(stamp, "w") as f:
         f.write(digest + "\n")
     log("%s: b43.ko vermagic %s" % (out, magic))
@@ -290,6 +290,12 @@ ping -c 3 10.0.2.2
 # -icount: the guest's clock counts instructions (2^shift ns each), so that
 # a run does not depend on the host's speed or load
 ICOUNT_SHIFT = 2
+# recordings: the same clock (the failing run's stuck udelay() loop
+# executes PAUSE, each of which ends a TCG slice the log records and the
+# replay steps through: its replay is slow whatever the shift, as the
+# watchdog's 2 s must hold the longest legitimate stretch without a
+# reschedule, which costs a fixed number of instructions)
+RR_SHIFT = ICOUNT_SHIFT
 
 
 def lab_guest(name, card="", initrd=None, iommu=True, mem=512, append="",
@@ -305,7 +311,7 @@ def lab_guest(name, card="", initrd=None, iommu=True, mem=512, append="",
     qa = ["-device", "intel-iommu"] if iommu else []
     if rr:
         # @rr = (record|replay, file): the host's packets go into the log
-        qa += ["-icount", "shift=%d,rr=%s,rrfile=%s" % (ICOUNT_SHIFT, rr[0],
+        qa += ["-icount", "shift=%d,rr=%s,rrfile=%s" % (RR_SHIFT, rr[0],
                                                         rr[1]),
                "-rtc", "base=2026-01-01T00:00:00,clock=vm"]
     elif icount:
@@ -321,9 +327,12 @@ def lab_guest(name, card="", initrd=None, iommu=True, mem=512, append="",
            "-device", "bcm4331,addr=04.0,medium=air0" + card, "-D", tr]
     for e in trace_events:
         qa += ["-trace", e]
-    # a soft lockup (watchdog after 2 x 5 s) panics, printing its stack
-    # (loglevel 7), and the panic ends the run (-no-reboot)
-    app = "watchdog_thresh=5 softlockup_panic=1 loglevel=7 " + append
+    # a soft lockup (reported after 2 x watchdog_thresh s: 2 s, not 20)
+    # panics, printing its stack (loglevel 7), and the panic ends the run
+    # (-no-reboot); the stuck loop's PAUSE instructions each end a TCG
+    # execution slice, which a recording logs: a short lockup keeps the
+    # record/replay log small
+    app = "watchdog_thresh=1 softlockup_panic=1 loglevel=7 " + append
     if iommu:
         app += " intel_iommu=on"
     if rr:

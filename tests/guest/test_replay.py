@@ -32,6 +32,7 @@ import buglab  # noqa: E402
 
 PASS = "qemu-wpa2-secret"
 SHIFT = 2
+SHIFT_ERRATUM = buglab.RR_SHIFT
 RTC = ["-rtc", "base=2026-01-01T00:00:00,clock=vm"]
 TRACE = ["-trace", "bcm4331_*", "-trace", "wifi_*"]
 
@@ -66,11 +67,11 @@ def air(netdev):
 
 
 def rr_guest(name, mode, rrfile, scenario, qemu_args, initrd=None,
-             append="", timeout=900, gdb=False):
+             append="", timeout=900, gdb=False, shift=SHIFT):
     tr = os.path.join(log_dir(), "%s.trace" % name)
     if os.path.exists(tr):
         os.unlink(tr)
-    icount = "shift=%d" % SHIFT
+    icount = "shift=%d" % shift
     if mode in ("record", "replay"):
         icount += ",rr=%s,rrfile=%s" % (mode, rrfile)
     else:
@@ -101,14 +102,15 @@ def same(res_a, res_b, ga, gb, what):
     return lines
 
 
-def record_replay(name, scenario, qemu_args, initrd=None, append=""):
+def record_replay(name, scenario, qemu_args, initrd=None, append="",
+                  shift=SHIFT):
     rrfile = os.path.join(log_dir(), "%s.rr" % name)
     rec = rr_guest(name + "-record", "record", rrfile, scenario, qemu_args,
-                   initrd, append)
+                   initrd, append, shift=shift)
     rec.qemu_args_rr = qemu_args
     r1 = rec.run()
     rep = rr_guest(name + "-replay", "replay", rrfile, scenario, qemu_args,
-                   initrd, append)
+                   initrd, append, shift=shift)
     r2 = rep.run()
     check(not r2.timed_out, "the replay ran to its end", r2)
     size = os.path.getsize(rrfile) if os.path.exists(rrfile) else 0
@@ -127,7 +129,8 @@ def gdb_at_the_bug(rec, r1, ko, initrd):
     port = random.randint(20000, 60000)
     rrfile = os.path.join(log_dir(), "replay-erratum.rr")
     g = rr_guest("replay-erratum-gdb", "replay", rrfile, buglab.SCENARIO,
-                 rec.qemu_args_rr, initrd, rec.append, gdb=port)
+                 rec.qemu_args_rr, initrd, rec.append, gdb=port,
+                 shift=SHIFT_ERRATUM)
     g.start()
     time.sleep(2)
     out = subprocess.run(
@@ -136,7 +139,7 @@ def gdb_at_the_bug(rec, r1, ko, initrd):
          "-ex", "add-symbol-file %s -s .text %s" % (ko, m.group(1)),
          "-ex", "break op64_get_current_rxslot", "-ex", "continue",
          "-ex", "finish", "-ex", "print ring->nr_slots",
-         "-ex", "print/x ring->dmabase"],
+         "-ex", "print/x ring->dmabase", "-ex", "kill"],
         capture_output=True, text=True, timeout=600).stdout
     r3 = g.wait()
     print(out)
@@ -171,8 +174,8 @@ def main():
             ["-device", "intel-iommu"] + air(True) +
             ["-device", "bcm4331,addr=04.0,medium=air0,rx-cd-erratum=on"],
             initrd=initrd,
-            append="watchdog_thresh=5 softlockup_panic=1 loglevel=7 "
-            "intel_iommu=on")
+            append="watchdog_thresh=1 softlockup_panic=1 loglevel=7 "
+            "intel_iommu=on", shift=SHIFT_ERRATUM)
         results = [r1, r2]
         o = buglab.rx_observed(buglab.ring_trace(rec.trace))
         check(buglab.lockup(r1), "the recorded run locks up in b43_dma_rx "
