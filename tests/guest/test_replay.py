@@ -110,7 +110,7 @@ def record_replay(name, scenario, qemu_args, initrd=None, append="",
     rec.qemu_args_rr = qemu_args
     r1 = rec.run()
     rep = rr_guest(name + "-replay", "replay", rrfile, scenario, qemu_args,
-                   initrd, append, shift=shift)
+                   initrd, append, shift=shift, timeout=2400)
     r2 = rep.run()
     check(not r2.timed_out, "the replay ran to its end", r2)
     size = os.path.getsize(rrfile) if os.path.exists(rrfile) else 0
