@@ -18,6 +18,7 @@
 """
 
 import filecmp
+import glob
 import os
 import random
 import re
@@ -199,6 +200,10 @@ def main():
               n, rb)
     else:
         sys.exit("usage: test_replay.py wpa2|erratum|icount")
+    if not check.failed:
+        # the logs of a passing run are not kept (hundreds of MB)
+        for f in glob.glob(os.path.join(log_dir(), "replay-*.rr")):
+            os.unlink(f)
     return check.finish(results)
 
 
