@@ -216,6 +216,20 @@ def decompress_module(src, dst):
         shutil.copy2(src, dst)
 
 
+def pack(root, out):
+    """Append the tree @root as a gzipped newc cpio archive (an initramfs)
+    to the open file @out (an initramfs may be several such archives one
+    after the other: the kernel unpacks them in order)."""
+    find = subprocess.Popen(["find", ".", "-print0"], cwd=root,
+                            stdout=subprocess.PIPE)
+    cpio = subprocess.Popen(["cpio", "--quiet", "-o", "-H", "newc", "-0",
+                             "-R", "0:0"], cwd=root, stdin=find.stdout,
+                            stdout=subprocess.PIPE)
+    subprocess.run(["gzip", "-1"], stdin=cpio.stdout, stdout=out, check=True)
+    if find.wait() or cpio.wait():
+        sys.exit("build-guest: cpio failed")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--kernel", default="6.12", choices=sorted(KERNELS))
@@ -338,15 +352,7 @@ def main():
                  os.path.join(out, "vmlinuz"))
     tmp = os.path.join(out, "initrd.img.tmp")
     with open(tmp, "wb") as o:
-        find = subprocess.Popen(["find", ".", "-print0"], cwd=initrd,
-                                stdout=subprocess.PIPE)
-        cpio = subprocess.Popen(["cpio", "--quiet", "-o", "-H", "newc", "-0",
-                                 "-R", "0:0"], cwd=initrd, stdin=find.stdout,
-                                stdout=subprocess.PIPE)
-        subprocess.run(["gzip", "-1"], stdin=cpio.stdout, stdout=o,
-                       check=True)
-        if find.wait() or cpio.wait():
-            sys.exit("build-guest: cpio failed")
+        pack(initrd, o)
     os.replace(tmp, os.path.join(out, "initrd.img"))
     with open(os.path.join(out, "kernel.version"), "w") as f:
         f.write("%s %s %s\n" % (kpkg, vers.get(kpkg, "?"), kver))

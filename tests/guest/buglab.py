@@ -29,6 +29,7 @@ import argparse
 import fcntl
 import glob
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
@@ -48,6 +49,15 @@ KERNEL = "6.12"
 RXRING_SLOTS = 256                  # B43_RXRING_SLOTS
 DESC64 = 16                         # sizeof(struct b43_dmadesc64)
 RXSTATDPTR = 0x1FFF                 # B43_DMA64_RXSTATDPTR
+
+
+def build_guest():
+    """scripts/build-guest.py as a module (its initramfs packer)"""
+    spec = importlib.util.spec_from_file_location(
+        "build_guest", os.path.join(TOP, "scripts", "build-guest.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def log(msg):
@@ -181,15 +191,7 @@ def _driver_initrd(patch):
     subprocess.run(["strip", "--strip-debug", "-o", dst, ko], check=True)
     with open(initrd + ".tmp", "wb") as o:
         o.write(open(stock, "rb").read())
-        find = subprocess.Popen(["find", ".", "-print0"], cwd=ov,
-                                stdout=subprocess.PIPE)
-        cpio = subprocess.Popen(["cpio", "--quiet", "-o", "-H", "newc", "-0",
-                                 "-R", "0:0"], cwd=ov, stdin=find.stdout,
-                                stdout=subprocess.PIPE)
-        subprocess.run(["gzip", "-1"], stdin=cpio.stdout, stdout=o,
-                       check=True)
-        if find.wait() or cpio.wait():
-            sys.exit("bug-lab: cpio failed")
+        build_guest().pack(ov, o)
     os.replace(initrd + ".tmp", initrd)
     # the tree stays: gdb shows its source lines (docs/bug-lab.md)
     with open(stamp, "w") as f:
