@@ -38,7 +38,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Guest, SH_WLAN0, TOP, guest_dir, log_dir  # noqa: E402
+from harness import (Guest, SH_WLAN0, TOP, guest_dir, log_dir,  # noqa: E402
+                     qemu_binary)
 
 LAB = os.path.join(TOP, "build", "bug-lab")
 PATCHES = os.path.join(TOP, "scripts", "bug-lab")
@@ -513,8 +514,21 @@ def record_replay(args):
     pre, ko = driver_initrd("b43-revert-14a8083e6765.patch")
     rrfile = os.path.join(LAB, "rx-ring-bit12.rr")
     mode = "record" if args.record else "replay"
-    if mode == "replay" and not os.path.exists(rrfile):
-        sys.exit("bug-lab: no recording (%s): run --record first" % rrfile)
+    # a recording replays only with the QEMU and the guest it was made with
+    h = hashlib.sha256()
+    for f in (qemu_binary(), pre, os.path.join(guest_dir(KERNEL),
+                                               "vmlinuz")):
+        h.update(open(os.path.realpath(f), "rb").read())
+    inputs = h.hexdigest()
+    if mode == "replay":
+        if not os.path.exists(rrfile):
+            sys.exit("bug-lab: no recording (%s): run --record first" %
+                     rrfile)
+        made = open(rrfile + ".inputs").read().strip() \
+            if os.path.exists(rrfile + ".inputs") else None
+        if made != inputs:
+            sys.exit("bug-lab: %s was recorded with another QEMU binary or "
+                     "guest (rebuilt since): run --record again" % rrfile)
     g = lab_guest("lab-bit12-" + mode, ",rx-cd-erratum=on", pre,
                   rr=(mode, rrfile), gdb=args.gdb)
     if args.gdb:
@@ -541,6 +555,8 @@ def record_replay(args):
               RXRING_SLOTS, "soft lockup in b43_dma_rx" if lockup(res)
               else "no lockup", res.log, g.trace))
     if mode == "record":
+        with open(rrfile + ".inputs", "w") as f:
+            f.write(inputs + "\n")
         print("bug-lab: recorded %s (%d bytes)" % (
             rrfile, os.path.getsize(rrfile)))
     return 0 if lockup(res) else 1
