@@ -44,7 +44,9 @@ from harness import (Guest, SH_WLAN0, TOP, guest_dir, log_dir,  # noqa: E402
 LAB = os.path.join(TOP, "build", "bug-lab")
 PATCHES = os.path.join(TOP, "scripts", "bug-lab")
 B43_DIR = "drivers/net/wireless/broadcom/b43"
-KERNEL = "6.12"
+# the guest kernel (scripts/build-guest.py --kernel): 6.12 unless
+# --kernel or BCM_GUEST_KERNEL says otherwise
+KERNEL = os.environ.get("BCM_GUEST_KERNEL", "6.12")
 
 # b43's constants (drivers/net/wireless/broadcom/b43/dma.h, Linux 6.12)
 RXRING_SLOTS = 256                  # B43_RXRING_SLOTS
@@ -98,16 +100,20 @@ def kernel_tree(ver, kver):
     """Debian's headers and kbuild of @kver (extracted, not installed) and
     the pristine b43 source of the same version; returns (headers dir,
     source dir)."""
-    kbase = re.sub(r"-amd64$", "", kver)
     series = ".".join(kver.split(".")[:2])
     debs = os.path.join(LAB, "debs")
     root = os.path.join(LAB, kver, "root")
     hdr = os.path.join(root, "usr/src/linux-headers-%s" % kver)
     src = os.path.join(LAB, kver, "src")
     if not os.path.exists(os.path.join(hdr, ".ok")):
-        files = apt_download(["linux-headers-%s=%s" % (kver, ver),
-                              "linux-headers-%s-common=%s" % (kbase, ver),
-                              "linux-kbuild-%s=%s" % (kbase, ver)], debs)
+        # the flavour's headers and what they need of the same source
+        # version: the common headers and kbuild (their names differ
+        # between kernel series: linux-kbuild-6.12.118+deb12, -6.1)
+        hpkg = "linux-headers-%s" % kver
+        deps = re.findall(r"Depends: (linux-(?:headers|kbuild)-\S+)",
+                          run(["apt-cache", "depends", hpkg]))
+        files = apt_download(["%s=%s" % (p, ver) for p in [hpkg] + deps],
+                             debs)
         shutil.rmtree(root, ignore_errors=True)
         os.makedirs(root)
         for f in files:
@@ -566,6 +572,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("entries", nargs="*", help="entries (default: all)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--kernel", default=KERNEL,
+                    help="the guest kernel (6.12, or 6.1; default %(default)s)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run the failing case N times (determinism)")
     ap.add_argument("--build", action="store_true",
@@ -578,6 +586,7 @@ def main():
     ap.add_argument("--gdb", action="store_true",
                     help="with --replay: wait for gdb on :1234")
     args = ap.parse_args()
+    globals()["KERNEL"] = args.kernel
     if args.record or args.replay:
         return record_replay(args)
     if args.list:
