@@ -573,7 +573,7 @@ def main():
     ap.add_argument("entries", nargs="*", help="entries (default: all)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--kernel", default=KERNEL,
-                    help="the guest kernel (6.12, or 6.1; default %(default)s)")
+                    help="the guest kernel: 6.12 or 6.1 (%(default)s)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="run the failing case N times (determinism)")
     ap.add_argument("--build", action="store_true",
