@@ -18,13 +18,11 @@ error or warning, no kernel WARN.
 
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     log_dir, run_guests, SH_WLAN0, sh_hostapd, sh_leave,
+                     run_guests, SH_WLAN0, sh_hostapd, sh_leave,
                      sh_monitor, sh_stations_left,
                      fresh_pcap, check_pcap)
 

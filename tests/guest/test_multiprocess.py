@@ -15,7 +15,6 @@ access point in process 1).
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 
