@@ -15,7 +15,6 @@ card/open.  Under TCG the absolute numbers depend on the machine.
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(

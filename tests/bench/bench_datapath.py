@@ -14,7 +14,6 @@ machine; the ratio is what to compare between versions.
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
