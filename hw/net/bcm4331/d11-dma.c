@@ -30,7 +30,7 @@
 #include "bcma.h"
 #include "trace.h"
 
-/* frames one engine may send per bottom-half run (then reschedule) */
+/* frames one engine may send per run of its work (then reschedule) */
 #define D11_TX_BUDGET           32
 /* descriptors one frame may span: b43 uses 2 (header, frame) */
 #define D11_TX_MAX_DESC         8
@@ -368,15 +368,7 @@ void d11_dma_kick(D11Dma *d)
  */
 void d11_dma_fetch_now(D11Dma *d)
 {
-    MemReentrancyGuard *g = &DEVICE(d->pci)->mem_reentrancy_guard;
-
-    if (g->engaged_in_io) {
-        d11_dma_kick(d);
-        return;
-    }
-    g->engaged_in_io = true;
-    d11_tx_work(d);
-    g->engaged_in_io = false;
+    wifi_deferred_run_now(d->tx_work);
 }
 
 /* ------------------------------------------------------------------ */

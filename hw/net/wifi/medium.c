@@ -105,6 +105,16 @@ void wifi_deferred_schedule(WifiDeferred *w)
     }
 }
 
+void wifi_deferred_run_now(WifiDeferred *w)
+{
+    if (w->guard->engaged_in_io) {
+        wifi_deferred_schedule(w);
+        return;
+    }
+    timer_del(&w->timer);
+    wifi_deferred_run(w);
+}
+
 void wifi_deferred_cancel(WifiDeferred *w)
 {
     timer_del(&w->timer);

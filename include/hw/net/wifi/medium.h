@@ -84,6 +84,11 @@ typedef struct WifiDeferred WifiDeferred;
 WifiDeferred *wifi_deferred_new(void (*cb)(void *opaque), void *opaque,
                                 MemReentrancyGuard *guard);
 void wifi_deferred_schedule(WifiDeferred *w);
+/*
+ * Run @w's work now, from a timer of its owner, guard engaged (or, when
+ * the owner is inside its own I/O, schedule it instead).
+ */
+void wifi_deferred_run_now(WifiDeferred *w);
 void wifi_deferred_cancel(WifiDeferred *w);
 void wifi_deferred_free(WifiDeferred *w);
 
