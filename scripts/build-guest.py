@@ -101,10 +101,19 @@ def versions(pkgs):
     return ver
 
 
+def cached_debs(dest, pkg):
+    """The .deb files of @pkg ("name", or "name=version": that version) in
+    the directory @dest, oldest version first."""
+    name, _, ver = pkg.partition("=")
+    return sorted(glob.glob(os.path.join(dest, "%s_%s_*.deb" % (
+        name, ver.replace(":", "%3a") if ver else "*"))))
+
+
 def download(pkgs, dest, release=None):
+    """Download what of @pkgs (names, or name=version) @dest does not have;
+    returns the .deb of each."""
     os.makedirs(dest, exist_ok=True)
-    missing = [p for p in pkgs
-               if not glob.glob(os.path.join(dest, p.split("=")[0] + "_*.deb"))]
+    missing = [p for p in pkgs if not cached_debs(dest, p)]
     if missing:
         # root downloads into a root-owned cache: no _apt sandbox
         cmd = ["apt-get", "download", "-q", "-o", "APT::Sandbox::User=root"]
@@ -112,6 +121,7 @@ def download(pkgs, dest, release=None):
             cmd += ["-t", release]
         subprocess.run(cmd + missing, check=True, cwd=dest,
                        stdout=subprocess.DEVNULL)
+    return [cached_debs(dest, p)[-1] for p in pkgs]
 
 
 def extract(debs, root):

@@ -27,7 +27,7 @@ def main():
     for case, obs, ok, det, res in buglab.run_entry(entry):
         results.append(res)
         check(ok, "%s: %s" % (case.name, obs), res)
-        if case.judge.__name__ != "judge_fail":
+        if case.works:
             # a working case works as on real hardware: no driver noise
             # (but the kernel's notice that the rebuilt module is unsigned)
             bad = [ln for ln in driver_noise(res.dmesg)

@@ -31,9 +31,6 @@ from harness import Checks, Guest, SH_WLAN0, log_dir  # noqa: E402
 import buglab  # noqa: E402
 
 PASS = "qemu-wpa2-secret"
-SHIFT = 2
-SHIFT_ERRATUM = buglab.RR_SHIFT
-RTC = ["-rtc", "base=2026-01-01T00:00:00,clock=vm"]
 TRACE = ["-trace", "bcm4331_*", "-trace", "wifi_*"]
 
 JOIN_WPA = r"""ip link set wlan0 up
@@ -67,18 +64,12 @@ def air(netdev):
 
 
 def rr_guest(name, mode, rrfile, scenario, qemu_args, initrd=None,
-             append="", timeout=900, gdb=False, shift=SHIFT):
+             append="", timeout=900, gdb=False):
     tr = os.path.join(log_dir(), "%s.trace" % name)
     if os.path.exists(tr):
         os.unlink(tr)
-    icount = "shift=%d" % shift
-    if mode in ("record", "replay"):
-        icount += ",rr=%s,rrfile=%s" % (mode, rrfile)
-    else:
-        # and the device models' randomness (the AP's ANonce and GTK) fixed
-        icount += ",sleep=off"
-        qemu_args = ["-seed", "1"] + qemu_args
-    g = Guest(name, scenario, ["-icount", icount] + RTC + qemu_args +
+    g = Guest(name, scenario, buglab.icount_args((mode, rrfile) if mode
+                                                 else None) + qemu_args +
               TRACE + ["-D", tr] + (["-gdb", "tcp:127.0.0.1:%d" % gdb, "-S"]
                                     if gdb else []),
               initrd=initrd, append=append,
@@ -102,15 +93,14 @@ def same(res_a, res_b, ga, gb, what):
     return lines
 
 
-def record_replay(name, scenario, qemu_args, initrd=None, append="",
-                  shift=SHIFT):
+def record_replay(name, scenario, qemu_args, initrd=None, append=""):
     rrfile = os.path.join(log_dir(), "%s.rr" % name)
     rec = rr_guest(name + "-record", "record", rrfile, scenario, qemu_args,
-                   initrd, append, shift=shift)
+                   initrd, append)
     rec.qemu_args_rr = qemu_args
     r1 = rec.run()
     rep = rr_guest(name + "-replay", "replay", rrfile, scenario, qemu_args,
-                   initrd, append, shift=shift, timeout=2400)
+                   initrd, append, timeout=2400)
     r2 = rep.run()
     check(not r2.timed_out, "the replay ran to its end", r2)
     size = os.path.getsize(rrfile) if os.path.exists(rrfile) else 0
@@ -129,8 +119,7 @@ def gdb_at_the_bug(rec, r1, ko, initrd):
     port = random.randint(20000, 60000)
     rrfile = os.path.join(log_dir(), "replay-erratum.rr")
     g = rr_guest("replay-erratum-gdb", "replay", rrfile, buglab.SCENARIO,
-                 rec.qemu_args_rr, initrd, rec.append, gdb=port,
-                 shift=SHIFT_ERRATUM)
+                 rec.qemu_args_rr, initrd, rec.append, gdb=port)
     g.start()
     time.sleep(2)
     out = subprocess.run(
@@ -174,8 +163,7 @@ def main():
             ["-device", "intel-iommu"] + air(True) +
             ["-device", "bcm4331,addr=04.0,medium=air0,rx-cd-erratum=on"],
             initrd=initrd,
-            append="watchdog_thresh=1 softlockup_panic=1 loglevel=7 "
-            "intel_iommu=on", shift=SHIFT_ERRATUM)
+            append=buglab.LOCKUP_APPEND + " intel_iommu=on")
         results = [r1, r2]
         o = buglab.rx_observed(buglab.ring_trace(rec.trace))
         check(buglab.lockup(r1), "the recorded run locks up in b43_dma_rx "
