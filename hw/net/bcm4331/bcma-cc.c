@@ -101,6 +101,7 @@ uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
     BcmaCcState *cc = &b->cc;
     const BcmaChipInfo *chip = b->chip;
     uint32_t *p;
+    uint32_t v;
 
     if (off >= BCMA_CC_SPROM) {
         unsigned w = (off - BCMA_CC_SPROM) / 2;
@@ -110,8 +111,11 @@ uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
     switch (off) {
     case A_CC_ID:
         /* type 1 (AI), 3 cores, package, revision, chip id */
-        return (1u << 28) | (chip->ncores << 24) | (chip->package << 20) |
-               (chip->chip_rev << 16) | chip->chip_id;
+        v = FIELD_DP32(0, CC_ID, TYPE, CC_ID_TYPE_AI);
+        v = FIELD_DP32(v, CC_ID, NRCORES, chip->ncores);
+        v = FIELD_DP32(v, CC_ID, PKG, chip->package);
+        v = FIELD_DP32(v, CC_ID, REV, chip->chip_rev);
+        return FIELD_DP32(v, CC_ID, ID, chip->chip_id);
     case A_CC_CAP:
         return chip->cc_cap;
     case A_CC_CHIPSTAT:
@@ -121,8 +125,11 @@ uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
     case A_CC_EROM:
         return chip->erom_base;
     case A_CC_SROM_CONTROL:
-        return b->sprom_words ? BCMA_CC_SROM_PRESENT | BCMA_CC_SROM_SIZE_4K
-                              : 0;
+        if (!b->sprom_words) {
+            return 0;
+        }
+        v = FIELD_DP32(0, CC_SROM_CONTROL, PRESENT, 1);
+        return FIELD_DP32(v, CC_SROM_CONTROL, SIZE, CC_SROM_CONTROL_SIZE_4K);
     case A_CC_GPIOIN:
         /* pins driven by us read back; undriven pins read low */
         return cc->regs[A_CC_GPIOOUT >> 2] & cc->regs[A_CC_GPIOOUTEN >> 2];

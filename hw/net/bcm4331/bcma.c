@@ -23,8 +23,6 @@
 #include "bcma.h"
 #include "trace.h"
 
-#define BCMA_MANUF_BCM          0x4bf
-
 /*
  * BCM4331 core table, in EROM order (core index = position: ChipCommon 0,
  * 802.11 1, PCIe 2, as on real parts).  A sibling chip is a new table.
@@ -32,13 +30,15 @@
 static const BcmaCoreInfo bcm4331_cores[] = {
     {
         .name = "ChipCommon", .type = BCMA_CORE_CHIPCOMMON,
-        .manuf = BCMA_MANUF_BCM, .id = 0x800, .rev = 0x25,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_CHIPCOMMON,
+        .rev = 0x25,
         .base = 0x18000000, .wrap = 0x18100000, .master = false,
         .iost = 0, .ioctl_reset = 0x1, .resetctl_reset = 0,
     },
     {
         .name = "802.11", .type = BCMA_CORE_80211,
-        .manuf = BCMA_MANUF_BCM, .id = 0x812, .rev = 0x1d,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_80211,
+        .rev = 0x1d,
         .base = 0x18001000, .wrap = 0x18101000, .master = true,
         /*
          * 64-bit DMA; 2 and 5 GHz PHY (a dual-band a/b/g/n part: b43 then
@@ -49,7 +49,8 @@ static const BcmaCoreInfo bcm4331_cores[] = {
     },
     {
         .name = "PCIe", .type = BCMA_CORE_PCIE,
-        .manuf = BCMA_MANUF_BCM, .id = 0x820, .rev = 0x13,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_PCIE,
+        .rev = 0x13,
         .base = 0x18002000, .wrap = 0x18102000, .master = true,
         .iost = 0, .ioctl_reset = 0x1, .resetctl_reset = 0,
     },
@@ -61,7 +62,7 @@ static const BcmaChipInfo bcm4331_chip = {
     .package = 9,
     .erom_base = 0x18103000,
     /* PMU and SPROM; no flash, no PCTL (bcma would log an error) */
-    .cc_cap = BCMA_CC_CAP_PMU | BCMA_CC_CAP_SPROM,
+    .cc_cap = R_CC_CAP_PMU_MASK | R_CC_CAP_SPROM_MASK,
     .cc_chipstat = BCMA_CC_CHIPST_4331_SPROM_PRESENT,
     .pmu_cap = 0x00000009,
     .cores = bcm4331_cores,
@@ -71,11 +72,20 @@ static const BcmaChipInfo bcm4331_chip = {
 /* ------------------------------------------------------------------ */
 /* EROM                                                                */
 
+static uint32_t erom_entry(unsigned tag)
+{
+    return FIELD_DP32(R_BCMA_EROM_VALID_MASK, BCMA_EROM, TAG, tag);
+}
+
 static uint32_t erom_addr(uint32_t base, unsigned type, unsigned port)
 {
-    /* 4 KiB, 32-bit address descriptor */
-    return (base & ~0xfffu) | (port << 8) | (type << 6) |
-           BCMA_EROM_TAG_ADDR | BCMA_EROM_VALID;
+    /* 4 KiB (SZ 0), 32-bit address descriptor (AG32 0) */
+    uint32_t e = erom_entry(BCMA_EROM_TAG_ADDR);
+
+    e = FIELD_DP32(e, BCMA_EROM_ADDR, TYPE, type);
+    e = FIELD_DP32(e, BCMA_EROM_ADDR, PORT, port);
+    return FIELD_DP32(e, BCMA_EROM_ADDR, BASE,
+                      base >> R_BCMA_EROM_ADDR_BASE_SHIFT);
 }
 
 static void bcma_build_erom(BcmaState *b)
@@ -88,22 +98,30 @@ static void bcma_build_erom(BcmaState *b)
         unsigned nmp = c->master ? 1 : 0;
         unsigned nmw = c->master ? 1 : 0;
         unsigned nsw = c->master ? 0 : 1;
+        uint32_t e;
 
         /* CIA: manufacturer, core id, class */
-        b->erom[n++] = (c->manuf << 20) | (c->id << 8) | (c->class << 4) |
-                       BCMA_EROM_TAG_CI | BCMA_EROM_VALID;
+        e = FIELD_DP32(erom_entry(BCMA_EROM_TAG_CI), BCMA_EROM_CIA, MANUF,
+                       c->manuf);
+        e = FIELD_DP32(e, BCMA_EROM_CIA, ID, c->id);
+        b->erom[n++] = FIELD_DP32(e, BCMA_EROM_CIA, CLASS, c->class);
         /* CIB: revision, #slave wrappers, #master wrappers, #sp, #mp */
-        b->erom[n++] = (c->rev << 24) | (nsw << 19) | (nmw << 14) |
-                       (1 << 9) | (nmp << 4) |
-                       BCMA_EROM_TAG_CI | BCMA_EROM_VALID;
+        e = FIELD_DP32(erom_entry(BCMA_EROM_TAG_CI), BCMA_EROM_CIB, REV,
+                       c->rev);
+        e = FIELD_DP32(e, BCMA_EROM_CIB, NSW, nsw);
+        e = FIELD_DP32(e, BCMA_EROM_CIB, NMW, nmw);
+        e = FIELD_DP32(e, BCMA_EROM_CIB, NSP, 1);
+        b->erom[n++] = FIELD_DP32(e, BCMA_EROM_CIB, NMP, nmp);
         if (nmp) {
             /* master port descriptor: master number = core index */
-            b->erom[n++] = (i << 8) | BCMA_EROM_TAG_MP | BCMA_EROM_VALID;
+            b->erom[n++] = FIELD_DP32(erom_entry(BCMA_EROM_TAG_MP),
+                                      BCMA_EROM_MP, NUM, i);
         }
-        b->erom[n++] = erom_addr(c->base, BCMA_EROM_ADDR_SLAVE, 0);
+        b->erom[n++] = erom_addr(c->base, BCMA_EROM_ADDR_TYPE_SLAVE, 0);
         /* wrapper: slave-wrapper port 0 when nsp == 1 (scan.c's hack) */
-        b->erom[n++] = erom_addr(c->wrap, c->master ? BCMA_EROM_ADDR_MWRAP :
-                                 BCMA_EROM_ADDR_SWRAP, 0);
+        b->erom[n++] = erom_addr(c->wrap, c->master ?
+                                 BCMA_EROM_ADDR_TYPE_MWRAP :
+                                 BCMA_EROM_ADDR_TYPE_SWRAP, 0);
     }
     b->erom[n++] = BCMA_EROM_END;
     b->erom_words = n;
@@ -153,10 +171,14 @@ static uint32_t bcma_clkctlst_read(BcmaCoreState *c)
      * up); the external resource status mirrors the requests at once, so
      * bcma_core_set_clockmode() and bcma_core_pll_ctl() never poll long.
      */
-    return c->clkctlst | BCMA_CLKCTLST_HAVEALP | BCMA_CLKCTLST_HAVEHT |
-           BCMA_CLKCTLST_BP_ON_HT |
-           ((c->clkctlst & BCMA_CLKCTLST_EXTRESREQ) <<
-            BCMA_CLKCTLST_EXTRESST_SHIFT);
+    uint32_t v = c->clkctlst;
+
+    v = FIELD_DP32(v, CLKCTLST, HAVEALP, 1);
+    v = FIELD_DP32(v, CLKCTLST, HAVEHT, 1);
+    v = FIELD_DP32(v, CLKCTLST, BP_ON_HT, 1);
+    /* every external resource requested is granted at once */
+    return FIELD_DP32(v, CLKCTLST, EXTRESST,
+                      FIELD_EX32(c->clkctlst, CLKCTLST, EXTRESREQ));
 }
 
 static void bcma_clkctlst_write(BcmaCoreState *c, uint32_t val)

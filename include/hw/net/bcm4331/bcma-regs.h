@@ -39,16 +39,43 @@
 #define BCMA_ADDR_BASE              0x18000000
 #define BCMA_WRAP_BASE              0x18100000
 
-/* ---- EROM entries (drivers/bcma/scan.h) ---- */
-#define BCMA_EROM_VALID         0x1
-#define BCMA_EROM_TAG_CI        0x0
-#define BCMA_EROM_TAG_MP        0x2
-#define BCMA_EROM_TAG_ADDR      0x4
+/*
+ * ---- EROM entries (drivers/bcma/scan.h) ----
+ * Every entry has VALID in bit 0 and a tag in bits 3:1; the layouts below
+ * (component identifier A and B, master port, address) are what
+ * bcma_build_erom() writes and scripts/explain.py decodes.
+ */
+FIELD(BCMA_EROM, VALID, 0, 1)
+FIELD(BCMA_EROM, TAG, 1, 3)
+#define BCMA_EROM_TAG_CI        0       /* component identifier, A or B */
+#define BCMA_EROM_TAG_MP        1       /* master port */
+#define BCMA_EROM_TAG_ADDR      2       /* address region */
+#define BCMA_EROM_TAG_END       7
+FIELD(BCMA_EROM_CIA, CLASS, 4, 4)
+FIELD(BCMA_EROM_CIA, ID, 8, 12)
+FIELD(BCMA_EROM_CIA, MANUF, 20, 12)
+/* core ids and designers (include/linux/bcma/bcma.h BCMA_CORE_*, _MANUF_*) */
+#define BCMA_EROM_CIA_ID_CHIPCOMMON 0x800
+#define BCMA_EROM_CIA_ID_80211      0x812
+#define BCMA_EROM_CIA_ID_PCIE       0x820
+#define BCMA_EROM_CIA_MANUF_ARM     0x43b
+#define BCMA_EROM_CIA_MANUF_BCM     0x4bf
+FIELD(BCMA_EROM_CIB, NMP, 4, 5)         /* master ports */
+FIELD(BCMA_EROM_CIB, NSP, 9, 5)         /* slave ports */
+FIELD(BCMA_EROM_CIB, NMW, 14, 5)        /* master wrappers */
+FIELD(BCMA_EROM_CIB, NSW, 19, 5)        /* slave wrappers */
+FIELD(BCMA_EROM_CIB, REV, 24, 8)
+FIELD(BCMA_EROM_MP, NUM, 8, 4)
+FIELD(BCMA_EROM_ADDR, AG32, 3, 1)       /* 64-bit address follows */
+FIELD(BCMA_EROM_ADDR, SZ, 4, 2)         /* 0: 4 KiB */
+FIELD(BCMA_EROM_ADDR, TYPE, 6, 2)
+FIELD(BCMA_EROM_ADDR, PORT, 8, 4)
+FIELD(BCMA_EROM_ADDR, BASE, 12, 20)     /* address bits 31:12 */
+#define BCMA_EROM_ADDR_TYPE_SLAVE   0
+#define BCMA_EROM_ADDR_TYPE_BRIDGE  1
+#define BCMA_EROM_ADDR_TYPE_SWRAP   2
+#define BCMA_EROM_ADDR_TYPE_MWRAP   3
 #define BCMA_EROM_END           0x0000000f
-#define BCMA_EROM_ADDR_SLAVE    0
-#define BCMA_EROM_ADDR_BRIDGE   1
-#define BCMA_EROM_ADDR_SWRAP    2
-#define BCMA_EROM_ADDR_MWRAP    3
 #define BCMA_EROM_WORDS         1024    /* one 4 KiB window (eromend) */
 
 /* ---- agent (wrapper) registers, per core ---- */
@@ -56,10 +83,18 @@ REG32(AI_OOB_SEL_OUT_A30, 0x100)
 REG32(AI_IOCTL, 0x408)
     FIELD(AI_IOCTL, CLK, 0, 1)
     FIELD(AI_IOCTL, FGC, 1, 1)
+/* the 802.11 core's IOCTL bits 15:2 (b43.h B43_BCMA_IOCTL_*) */
+    FIELD(AI_IOCTL, D11_PHY_CLKEN, 2, 1)
+    FIELD(AI_IOCTL, D11_PHY_RESET, 3, 1)
+    FIELD(AI_IOCTL, D11_MACPHYCLKEN, 4, 1)
+    FIELD(AI_IOCTL, D11_PLLREFSEL, 5, 1)
+    FIELD(AI_IOCTL, D11_PHY_BW, 6, 2)
+    FIELD(AI_IOCTL, D11_DAC, 8, 2)
+    FIELD(AI_IOCTL, D11_GMODE, 13, 1)
 REG32(AI_IOST, 0x500)
 REG32(AI_RESET_CTL, 0x800)
     FIELD(AI_RESET_CTL, RESET, 0, 1)
-REG32(AI_RESET_ST, 0x804)
+REG32(AI_RESET_ST, 0x804)           /* fields as AI_RESET_CTL */
 
 /* IOST bits of the 802.11 core (b43/b43.h, bcma_regs.h) */
 #define BCMA_IOST_D11_2G_PHY    0x0001
@@ -68,16 +103,47 @@ REG32(AI_RESET_ST, 0x804)
 
 /* ---- clock control/status, at core register 0x1E0 of every core ---- */
 REG32(CLKCTLST, 0x1e0)
+    FIELD(CLKCTLST, FORCEALP, 0, 1)
+    FIELD(CLKCTLST, FORCEHT, 1, 1)
+    FIELD(CLKCTLST, FORCEILP, 2, 1)
+    FIELD(CLKCTLST, HAVEALPREQ, 3, 1)
+    FIELD(CLKCTLST, HAVEHTREQ, 4, 1)
+    FIELD(CLKCTLST, HWCROFF, 5, 1)
+    FIELD(CLKCTLST, HQCLKREQ, 6, 1)
+    FIELD(CLKCTLST, EXTRESREQ, 8, 3)
+    FIELD(CLKCTLST, HAVEALP, 16, 1)
+    FIELD(CLKCTLST, HAVEHT, 17, 1)
+    FIELD(CLKCTLST, BP_ON_ALP, 18, 1)
+    FIELD(CLKCTLST, BP_ON_HT, 19, 1)
+    FIELD(CLKCTLST, EXTRESST, 24, 3)
 #define BCMA_CLKCTLST_WMASK     0x0000077f  /* FORCE*, HAVE*REQ, EXTRESREQ */
-#define BCMA_CLKCTLST_HAVEALP   0x00010000
-#define BCMA_CLKCTLST_HAVEHT    0x00020000
-#define BCMA_CLKCTLST_BP_ON_HT  0x00080000
-#define BCMA_CLKCTLST_EXTRESREQ 0x00000700
-#define BCMA_CLKCTLST_EXTRESST_SHIFT 16
 
 /* ---- ChipCommon (bcma_driver_chipcommon.h) ---- */
 REG32(CC_ID, 0x000)
+    FIELD(CC_ID, ID, 0, 16)
+    FIELD(CC_ID, REV, 16, 4)
+    FIELD(CC_ID, PKG, 20, 4)
+    FIELD(CC_ID, NRCORES, 24, 4)
+    FIELD(CC_ID, TYPE, 28, 4)
+#define CC_ID_TYPE_SB           0       /* Sonics (ssb) */
+#define CC_ID_TYPE_AI           1       /* AMBA (bcma) */
 REG32(CC_CAP, 0x004)
+    FIELD(CC_CAP, NRUART, 0, 2)
+    FIELD(CC_CAP, MIPSEB, 2, 1)
+    FIELD(CC_CAP, UARTCLK, 3, 2)
+    FIELD(CC_CAP, UARTGPIO, 5, 1)
+    FIELD(CC_CAP, EXTBUS, 6, 2)
+    FIELD(CC_CAP, FLASHT, 8, 3)
+    FIELD(CC_CAP, PLLT, 15, 3)
+    FIELD(CC_CAP, PCTL, 18, 1)
+    FIELD(CC_CAP, OTPS, 19, 3)
+    FIELD(CC_CAP, JTAGM, 22, 1)
+    FIELD(CC_CAP, BROM, 23, 1)
+    FIELD(CC_CAP, BKPLN64, 27, 1)
+    FIELD(CC_CAP, PMU, 28, 1)
+    FIELD(CC_CAP, ECI, 29, 1)
+    FIELD(CC_CAP, SPROM, 30, 1)
+    FIELD(CC_CAP, NFLASH, 31, 1)
 REG32(CC_CORECTL, 0x008)
 REG32(CC_BIST, 0x00c)
 REG32(CC_OTPS, 0x010)
@@ -103,6 +169,13 @@ REG32(CC_GPIOTOUTM, 0x08c)
 REG32(CC_CAP_EXT, 0x0ac)
 REG32(CC_EROM, 0x0fc)
 REG32(CC_SROM_CONTROL, 0x190)
+    FIELD(CC_SROM_CONTROL, PRESENT, 0, 1)
+    FIELD(CC_SROM_CONTROL, SIZE, 1, 2)  /* 1: 4 Kbit */
+    FIELD(CC_SROM_CONTROL, LOCK, 3, 1)
+    FIELD(CC_SROM_CONTROL, OTPSEL, 4, 1)
+    FIELD(CC_SROM_CONTROL, OTP_PRESENT, 5, 1)
+    FIELD(CC_SROM_CONTROL, OPCODE, 29, 2)
+    FIELD(CC_SROM_CONTROL, BUSY, 31, 1)
 REG32(CC_PMU_CTL, 0x600)
     FIELD(CC_PMU_CTL, NOILPONW, 9, 1)
     FIELD(CC_PMU_CTL, PLL_UPD, 10, 1)
@@ -128,10 +201,9 @@ REG32(CC_PMU_PLLCTL_DATA, 0x664)
 REG32(CC_PMU_XTAL_FREQ, 0x66c)
 #define BCMA_CC_SPROM           0x800   /* SPROM image, 16-bit words */
 
-#define BCMA_CC_CAP_PMU         0x10000000
-#define BCMA_CC_CAP_SPROM       0x40000000
-#define BCMA_CC_SROM_PRESENT    0x00000001
-#define BCMA_CC_SROM_SIZE_4K    0x00000002
+#define CC_SROM_CONTROL_SIZE_1K 0       /* CC_SROM_CONTROL.SIZE, bits */
+#define CC_SROM_CONTROL_SIZE_4K 1
+#define CC_SROM_CONTROL_SIZE_16K 2
 #define BCMA_CC_CHIPST_4331_SPROM_PRESENT 0x00000002
 
 /* PMU indirect register files (chip control, regulator, PLL control) */
