@@ -83,7 +83,6 @@ def kernel_tree(ver, kver):
     """Debian's headers and kbuild of @kver (extracted, not installed) and
     the pristine b43 source of the same version; returns (headers dir,
     source dir)."""
-    series = ".".join(kver.split(".")[:2])
     bg = build_guest()
     debs = os.path.join(LAB, "debs")
     root = os.path.join(LAB, kver, "root")
@@ -106,25 +105,40 @@ def kernel_tree(ver, kver):
             "include /usr/src/", "include %s/usr/src/" % root)
         open(mk, "w").write(text)
         open(os.path.join(hdr, ".ok"), "w").close()
-    if not os.path.exists(os.path.join(src, ".ok")):
-        deb, = bg.download(["linux-source-%s=%s" % (series, ver)], debs)
-        shutil.rmtree(src, ignore_errors=True)
-        os.makedirs(src)
-        log("extracting %s from linux-source-%s %s" % (B43_DIR, series, ver))
-        with tempfile.TemporaryDirectory(dir=LAB) as tmp:
-            tarball = "./usr/src/linux-source-%s.tar.xz" % series
-            p1 = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
-                                  stdout=subprocess.PIPE)
-            subprocess.run(["tar", "-x", "-C", tmp, tarball],
-                           stdin=p1.stdout, check=True)
-            if p1.wait():
-                sys.exit("bug-lab: dpkg-deb failed on %s" % deb)
-            subprocess.run(["tar", "-xJf", os.path.join(tmp, tarball),
-                            "-C", src, "--strip-components=1",
-                            "linux-source-%s/%s" % (series, B43_DIR),
-                            "linux-source-%s/Makefile" % series], check=True)
-        open(os.path.join(src, ".ok"), "w").close()
+    kernel_source(ver, kver, [B43_DIR, "Makefile"], src)
     return hdr, src
+
+
+def kernel_source(ver, kver, paths, dest):
+    """Extract @paths (files or directories) of Debian's linux-source
+    package of the guest's kernel version into @dest, once."""
+    series = ".".join(kver.split(".")[:2])
+    stamp = os.path.join(dest, ".ok")
+    if os.path.exists(stamp) and open(stamp).read() == repr(paths):
+        return dest
+    bg = build_guest()
+    deb, = bg.download(["linux-source-%s=%s" % (series, ver)],
+                       os.path.join(LAB, "debs"))
+    shutil.rmtree(dest, ignore_errors=True)
+    os.makedirs(dest)
+    log("extracting %s from linux-source-%s %s" % (", ".join(paths), series,
+                                                    ver))
+    os.makedirs(LAB, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=LAB) as tmp:
+        tarball = "./usr/src/linux-source-%s.tar.xz" % series
+        p1 = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
+                              stdout=subprocess.PIPE)
+        subprocess.run(["tar", "-x", "-C", tmp, tarball],
+                       stdin=p1.stdout, check=True)
+        if p1.wait():
+            sys.exit("bug-lab: dpkg-deb failed on %s" % deb)
+        subprocess.run(["tar", "-xJf", os.path.join(tmp, tarball),
+                        "-C", dest, "--strip-components=1"] +
+                       ["linux-source-%s/%s" % (series, p) for p in paths],
+                       check=True)
+    with open(stamp, "w") as f:
+        f.write(repr(paths))
+    return dest
 
 
 def driver_initrd(patch):
