@@ -599,7 +599,8 @@ class Explainer:
                 elif a.kind == "event" and a.name in ("bcm4331_fw_boot",
                                                       "bcm4331_fw_no_ucode"):
                     mode = "psm"
-                elif mode == "psm" and p not in ("psm", "irq", None):
+                elif mode == "psm" and p not in ("psm", "irq", None) and \
+                        not a.hidden:
                     mode = None
                 if p == "fwup" and mode == "psm":
                     p = "psm"
@@ -801,10 +802,20 @@ class Explainer:
             alg = a.val & 0xf
             return "slot %d, algorithm %s" % (a.val >> 4,
                                               self.keyalg.get(alg, alg))
-        if a.name == "UCODEREV":
-            return "firmware revision %d" % a.val
-        if a.name == "UCODEPATCH":
-            return "patch level %d" % a.val
+        if a.phase == "psm" and a.rw == "R":
+            # what b43_upload_microcode() prints: "Loading firmware
+            # version 784.2 (2012-08-15 21:35:19)"
+            if a.name == "UCODEREV":
+                return "firmware revision %d" % a.val
+            if a.name == "UCODEPATCH":
+                return "patch level %d" % a.val
+            if a.name == "UCODEDATE":
+                return "date 20%02d-%02d-%02d" % (
+                    (a.val >> 12) & 0xf, (a.val >> 8) & 0xf, a.val & 0xff)
+            if a.name == "UCODETIME":
+                return "time %02d:%02d:%02d" % (
+                    (a.val >> 11) & 0x1f, (a.val >> 5) & 0x3f,
+                    a.val & 0x1f)
         return ""
 
     def erom(self, addr, v):
