@@ -22,6 +22,9 @@ pkgs=(
     # kernel headers (what linux-kbuild's tools and modfinal's BTF need)
     patch gcc-12 libelf1 libssl3 pahole gdb
     tshark iperf3
+    # tests/guest/test_explain.py: scripts/explain.py's HTML page in a
+    # real headless browser, through its WebDriver
+    chromium chromium-driver python3-selenium
 )
 bpo=(meson python3-pycotap)
 # scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile

@@ -131,8 +131,10 @@ class RegDefs:
                 if v:
                     parts.append(f.name)
             elif v or f.values.get(0):
-                parts.append("%s=%s" % (f.name, f.values.get(v, hex(v)
-                                                             if v > 9 else v)))
+                # lengths and counts in decimal, the rest in hex
+                dec = f.name == "LEN" or f.name.endswith("COUNT") or v <= 9
+                parts.append("%s=%s" % (f.name, f.values.get(
+                    v, v if dec else hex(v))))
         if rest:
             parts.append("+0x%x" % rest)
         out = " ".join(parts) if parts else "(none set)"
@@ -589,10 +591,23 @@ class Explainer:
         mode = None                     # fwup / psm, from the model's events
         for st in self.stages:
             remap = STAGE_PHASE.get(st.name, {})
-            for a in st.accesses:
+            for k, a in enumerate(st.accesses):
                 p = self._phase(a, mode)
-                if st.name == "connect" and a.name == "wifi_ap_auth":
+                if st.name == "connect" and a.name == "wifi_ap_rx" and \
+                        "subtype 11 " in a.text and \
+                        remap is not STAGE_PHASE["connect/auth"]:
+                    # the AP heard an authentication frame: the card sent
+                    # it since b43's last TXINDEX write; that, the frame's
+                    # way out and its TX status belong to the association
                     remap = STAGE_PHASE["connect/auth"]
+                    for j in range(k - 1, -1, -1):
+                        b = st.accesses[j]
+                        if b.name == "bcm4331_phy_tune":
+                            break
+                        if b.kind == "d11" and b.name == "DMA_TXINDEX":
+                            for c in st.accesses[j:k]:
+                                c.phase = "assoc"
+                            break
                 if a.kind == "event" and a.name == \
                         "bcm4331_fw_ucode_upload_start":
                     mode = "fwup"
@@ -720,7 +735,15 @@ class Explainer:
         arrow = "->" if a.rw == "R" else "<-"
         if a.kind == "event":
             short = a.name.replace("bcm4331_", "").replace("wifi_", "")
-            return "%-14s %s" % ("* " + short, a.text), ""
+            dec = ""
+            m = re.search(r"ctl0 0x([0-9a-f]+) ctl1 0x([0-9a-f]+)", a.text) \
+                if a.name == "bcm4331_dma_desc" else None
+            if m:
+                c0, c1 = int(m.group(1), 16), int(m.group(2), 16)
+                dec = "ctl0: %s; ctl1: %s" % (
+                    r.decode(["D11_DESC_CTL0"], c0),
+                    r.decode(["D11_DESC_CTL1"], c1))
+            return "%-14s %s" % ("* " + short, a.text), dec
         if a.kind == "cfg":
             what = "PCI config %-18s [0x%02x] %s 0x%x" % (
                 a.name, a.addr, arrow, a.val)

@@ -172,7 +172,7 @@ static bool dma_desc(D11Dma *dma, unsigned n, bool rx, uint32_t cd,
         uint32_t ctl = le32_to_cpu(w[0]);
 
         d->ctl0 = ctl & 0xf0000000;
-        d->ctl1 = ctl & (D11_DESC_CTL1_LEN | 0x30000);
+        d->ctl1 = ctl & (D11_DESC_CTL1_LEN | R_D11_DESC_CTL1_ADDREXT_MASK);
         d->lo = le32_to_cpu(w[1]);
         d->hi = 0;
         d->addr = dma_addr32(d->lo, ctl >> D11_DESC_CTL1_ADDREXT_SHIFT);

@@ -463,6 +463,9 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
     WifiApState *s = c->opaque;
     unsigned type, subtype;
 
+    if (len >= 2 && ieee80211_is_ctrl(f)) {
+        return;         /* ACK, CTS, RTS: the medium does what they do */
+    }
     if (len < IEEE80211_HDR_LEN) {
         trace_wifi_ap_ub_frame(s->ssid, "short frame", len);
         return;
@@ -474,8 +477,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         return;
     }
     trace_wifi_ap_rx(s->ssid, type, subtype, MAC_ARG(ieee80211_addr2(f)));
-    if (type != IEEE80211_TYPE_CTRL &&
-        !memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
+    if (!memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
         WifiApSta *sta = wifi_ap_sta(s, ieee80211_addr2(f), false);
 
         if (sta) {              /* heard: not inactive */
@@ -491,7 +493,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         wifi_ap_rx_data(s, subtype, f, len);
         break;
     default:
-        break;          /* control frames: nothing to do */
+        break;          /* reserved type: nothing to do */
     }
 }
 

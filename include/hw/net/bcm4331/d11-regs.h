@@ -256,13 +256,19 @@ REG16(D11_POWERUP_DELAY, 0x6a8)
 #define D11_DMA64_CD_MASK       R_D11_DMA64_TXSTATUS_CURRDSCR_MASK
 #define D11_DMA64_CTL_ADDREXT_SHIFT R_D11_DMA64_TXCTL_ADDREXT_SHIFT
 #define D11_DMA64_RXCTL_FO_SHIFT R_D11_DMA64_RXCTL_FROFF_SHIFT
-/* descriptor */
-#define D11_DESC_CTL0_DTABLEEND 0x10000000
-#define D11_DESC_CTL0_IOC       0x20000000  /* interrupt on completion */
-#define D11_DESC_CTL0_EOF       0x40000000
-#define D11_DESC_CTL0_SOF       0x80000000
-#define D11_DESC_CTL1_LEN       0x00001fff
-#define D11_DESC_CTL1_ADDREXT_SHIFT 16
+/* descriptor: control words 0 and 1 (b43 dma.h B43_DMA64_DCTL*) */
+FIELD(D11_DESC_CTL0, DTABLEEND, 28, 1)  /* the ring's last descriptor */
+FIELD(D11_DESC_CTL0, IOC, 29, 1)        /* interrupt on completion */
+FIELD(D11_DESC_CTL0, EOF, 30, 1)        /* a frame's last buffer */
+FIELD(D11_DESC_CTL0, SOF, 31, 1)        /* a frame's first buffer */
+FIELD(D11_DESC_CTL1, LEN, 0, 13)        /* buffer length, bytes */
+FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
+#define D11_DESC_CTL0_DTABLEEND R_D11_DESC_CTL0_DTABLEEND_MASK
+#define D11_DESC_CTL0_IOC       R_D11_DESC_CTL0_IOC_MASK
+#define D11_DESC_CTL0_EOF       R_D11_DESC_CTL0_EOF_MASK
+#define D11_DESC_CTL0_SOF       R_D11_DESC_CTL0_SOF_MASK
+#define D11_DESC_CTL1_LEN       R_D11_DESC_CTL1_LEN_MASK
+#define D11_DESC_CTL1_ADDREXT_SHIFT R_D11_DESC_CTL1_ADDREXT_SHIFT
 #define D11_DESC_SIZE           16
 #define D11_DESC32_SIZE         8
 #define D11_DMA32_RING_BYTES    0x1000  /* 12-bit descriptor pointer */
