@@ -24,7 +24,7 @@
     FIELD(D11_DMA_REASON, TX_UFLOW, 15, 1)  /* transmit FIFO underflow */
     FIELD(D11_DMA_REASON, RX_DONE, 16, 1)
     FIELD(D11_DMA_REASON, TX_DONE, 24, 1)
-#define D11_DMA_IRQ_MASK(i)     (0x24 + 8 * (i))   /* fields as D11_DMA_REASON */
+#define D11_DMA_IRQ_MASK(i)     (0x24 + 8 * (i)) /* fields as D11_DMA_REASON */
 #define D11_DMA_ENGINES         6
 
 REG32(D11_RX_LAZY, 0x100)
