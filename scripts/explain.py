@@ -880,6 +880,7 @@ class Block:
     def __init__(self, phase):
         self.phase = phase
         self.items = []                 # rendered lines
+        self.note = ""                  # e.g. the channel a scan went to
 
 
 def run_groups(accs):
@@ -948,11 +949,28 @@ class Transcript:
     def blocks(self, st):
         vis = [a for a in st.accesses if not a.hidden]
         blocks = []
+        split = False
+        chan = None
         for a in vis:
-            if not blocks or blocks[-1].phase != a.phase:
+            if not blocks or blocks[-1].phase != a.phase or split:
                 blocks.append(Block(a.phase))
                 blocks[-1].accs = []
+                blocks[-1].chan = chan
+                split = False
             blocks[-1].accs.append(a)
+            # a scan is a block per channel: what the card did on one
+            # channel (probe requests out, responses in), then the switch
+            # to the next, up to b43's enabling the MAC again after it
+            if a.phase == "scan" and a.name == "bcm4331_phy_tune":
+                m = re.search(r"\((channel \d+)\)", a.text)
+                new = m.group(1) if m else a.text
+                b = blocks[-1]
+                b.note = ("on %s, then " % b.chan if b.chan else "") + \
+                    "the switch to %s" % new
+                chan = new
+            elif a.phase == "scan" and a.name == "bcm4331_fw_enable" and \
+                    blocks[-1].note:
+                split = True
         for b in blocks:
             for g in run_groups(b.accs):
                 b.items.append(self.render(g))
@@ -1077,6 +1095,8 @@ class Transcript:
                 ", interrupt line changes: %d" % n_irq if n_irq else ""))
             for b in blocks:
                 title, why, refs = self.cite(b.phase)
+                if b.note:
+                    title += " (%s)" % b.note
                 w("\n  -- %s: %s\n" % (title, why))
                 if refs:
                     w("     (%s)\n" % refs)
@@ -1111,6 +1131,8 @@ class Transcript:
                   st.n, st.n, e(st.title), len(blocks)))
             for k, b in enumerate(blocks):
                 title, why, refs = self.cite(b.phase)
+                if b.note:
+                    title += " (%s)" % b.note
                 w("<details class=\"phase\" data-phase=\"%s\" "
                   "id=\"step-%d-%d\"><summary><b>%s</b> <span class=\"why\">"
                   "%s</span> <span class=\"count\">%d lines</span></summary>"
