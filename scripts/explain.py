@@ -38,6 +38,7 @@ import html
 import os
 import re
 import signal
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -419,8 +420,8 @@ class Explainer:
     # -- parsing -----------------------------------------------------------
 
     def parse(self, lines):
-        stage = Stage(0, "boot: the kernel starts (before the first "
-                      "marker)", 0)
+        stage = Stage(0, "boot: the firmware and the kernel start (before "
+                      "the first marker)", 0)
         self.stages = [stage]
         serial = {"lcr": 0, "line": "", "start": None}
         pending = []
@@ -1176,10 +1177,29 @@ document.getElementById('close-all').onclick = function () {
 # a live run
 
 
+def prepare(kernel):
+    """What a run needs, as scripts/run.sh makes it: QEMU with the device
+    (built when missing), the firmware stubs and the guest image (both
+    rebuilt only when an input changed)"""
+    sys.path.insert(0, os.path.join(TOP, "tests", "guest"))
+    from harness import qemu_binary
+    out = sys.stderr
+    if not os.path.exists(qemu_binary()):
+        subprocess.run([os.path.join(TOP, "scripts", "deps.sh")], check=True,
+                       stdout=out)
+        subprocess.run([os.path.join(TOP, "scripts", "build-qemu.sh")],
+                       check=True, stdout=out,
+                       env=dict(os.environ, BCM_SKIP_DEPS="1"))
+    for cmd in (["firmware-stubs/gen-stubs.py"],
+                ["scripts/build-guest.py", "--kernel", kernel]):
+        subprocess.run(["/usr/bin/python3", os.path.join(TOP, cmd[0])] +
+                       cmd[1:], check=True, stdout=out)
+
+
 def run_guest(args):
     """Boot a guest that runs tests/guest/scenarios/explain.sh with the
     card on an air with a WPA2 access point; returns (trace path, result)"""
-    sys.path.insert(0, os.path.join(TOP, "tests", "guest"))
+    prepare(args.kernel)
     from harness import Guest, log_dir
     d = args.keep or log_dir()
     os.makedirs(d, exist_ok=True)
