@@ -403,10 +403,8 @@ class Explainer:
         self.shm_shared = r.group("D11_SHM_SH_")
         self.shm_scratch = r.group("D11_SHM_SC_")
         self.keyalg = {v: n for v, n in r.group("D11_KEYALG_").items()}
-        self.phy_names = {v: n for v, n in r.group("HTPHY_").items()
-                          if v < r.const("HTPHY_REGS", 0x1000) and
-                          n not in ("REGS", "VERSION", "TABLE_CELLS") and
-                          not n.startswith("RF_CTL_CHIP")}
+        self.phy_names = {v: n[len("HTPHY_"):] for n, v in r.offset.items()
+                          if n.startswith("HTPHY_")}
         self.radio_names = {v: n for v, n in r.group("R2059_").items()
                             if n.endswith(("STATUS", "DONE"))}
         self.erom_types = r.group("BCMA_EROM_ADDR_TYPE_")
@@ -809,8 +807,12 @@ class Explainer:
             return "PHY   %-16s [0x%03x] %s 0x%04x" % (a.name, a.addr, arrow,
                                                        a.val), ""
         if a.kind == "radio":
+            # core R2059_CORES addresses all cores at once (broadcast)
+            core = a.block.split()[-1]
+            if core == str(r.const("R2059_CORES", 3)):
+                core = "all"
             return "radio %-16s core %s reg 0x%03x %s 0x%04x" % (
-                a.name, a.block[-1], a.addr, arrow, a.val), ""
+                a.name, core, a.addr, arrow, a.val), ""
         return a.name, ""
 
     def regs_delta(self, a, z):
