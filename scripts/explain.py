@@ -1292,6 +1292,11 @@ def main():
     with open(trace, errors="replace") as f:
         stages = ex.parse(f)
     ex.classify()
+    if not any(st.accesses for st in stages):
+        print("explain: no bcm4331 events in %s: record a trace with "
+              "-trace 'bcm4331_*' (QEMU's log trace backend, -D FILE)" %
+              trace, file=sys.stderr)
+        return 1
     tr = Transcript(ex, stages,
                     set(args.stage.split(",")) if args.stage else None,
                     only_phases, args.full, args.lines)
