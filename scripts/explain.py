@@ -1018,14 +1018,15 @@ class Transcript:
                 if a.val == z.val:
                     return ("%s   (read %d times, same value)" % (what, n),
                             dec)
-                if all(x.val == a.val for x in accs[:-1]):
+                if n >= 3 and all(x.val == a.val for x in accs[:-1]):
                     # waiting for a change: a poll
                     return ("polled %s %d times until it read 0x%x" % (
                         self._reg(a), n, z.val),
                         ex.regs_delta(a, z) or descs[-1][1])
-                vals = [x.val for x in accs]
-                return ("read %s %d times: 0x%x, 0x%x, ... 0x%x" % (
-                    self._reg(a), n, vals[0], vals[1], vals[-1]), "")
+                vals = ", ".join("0x%x" % x.val for x in accs[:2]) + \
+                    (", ... 0x%x" % z.val if n > 2 else "")
+                return ("read %s %d times: %s" % (self._reg(a), n, vals),
+                        "")
             if a.kind == "event":
                 return ("%s   (x%d)" % (what, n), "")
             vals = [x.val for x in accs]
