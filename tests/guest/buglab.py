@@ -112,6 +112,14 @@ def kernel_tree(ver, kver):
 def kernel_source(ver, kver, paths, dest):
     """Extract @paths (files or directories) of Debian's linux-source
     package of the guest's kernel version into @dest, once."""
+    os.makedirs(LAB, exist_ok=True)
+    # the bug lab and the transcript's test may want it at the same time
+    with open(os.path.join(LAB, ".source.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _kernel_source(ver, kver, paths, dest)
+
+
+def _kernel_source(ver, kver, paths, dest):
     series = ".".join(kver.split(".")[:2])
     stamp = os.path.join(dest, ".ok")
     if os.path.exists(stamp) and open(stamp).read() == repr(paths):
@@ -123,7 +131,6 @@ def kernel_source(ver, kver, paths, dest):
     os.makedirs(dest)
     log("extracting %s from linux-source-%s %s" % (", ".join(paths), series,
                                                     ver))
-    os.makedirs(LAB, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=LAB) as tmp:
         tarball = "./usr/src/linux-source-%s.tar.xz" % series
         p1 = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb],
