@@ -25,6 +25,8 @@ pkgs=(
     # tests/guest/test_explain.py: scripts/explain.py's HTML page in a
     # real headless browser, through its WebDriver
     chromium chromium-driver python3-selenium
+    # scripts/air-plot.py: pictures of the air
+    python3-matplotlib
 )
 bpo=(meson python3-pycotap)
 # scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile

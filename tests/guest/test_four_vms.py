@@ -18,11 +18,12 @@ error or warning, no kernel WARN.
 
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (air_netdev, Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     run_guests, SH_WLAN0, sh_hostapd, sh_leave,
+                     run_guests, SH_WLAN0, sh_hostapd, sh_leave, TOP,
                      sh_monitor, sh_stations_left,
                      fresh_pcap, check_pcap)
 
@@ -114,7 +115,60 @@ def main():
               "monitor sees %s (%s)" % (what, m and m.group(1)), mon)
     check_pcap(check, pcap, ap, (("beacon", "0x0008"), ("data", "0x0020"),
                                  ("ACK", "0x001d")), bad_fcs=True)
+    check_air_plot(pcap, ap)
     return check.finish([ap, b, c, mon])
+
+
+def tshark_count(pcap, flt):
+    out = subprocess.run(["tshark", "-r", pcap, "-Y", flt], text=True,
+                         stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL).stdout
+    return len(out.splitlines())
+
+
+def check_air_plot(pcap, res):
+    """scripts/air-plot.py on the four guests' air: its pictures, and its
+    table against tshark's reading of the same pcap"""
+    prefix = os.path.splitext(pcap)[0] + "-plot"
+    for ext in (".png", ".svg"):
+        if os.path.exists(prefix + ext):
+            os.unlink(prefix + ext)
+    p = subprocess.run(["/usr/bin/python3", os.path.join(TOP, "scripts",
+                                                         "air-plot.py"),
+                        pcap, "-o", prefix], text=True,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    print(p.stdout)
+    if not check(p.returncode == 0, "air-plot.py draws the pcap", res):
+        return
+    with open(prefix + ".png", "rb") as f:
+        check(f.read(8) == b"\x89PNG\r\n\x1a\n", "air-plot: a PNG", res)
+    svg = open(prefix + ".svg").read()
+    check(svg.lstrip().startswith("<?xml") and "</svg>" in svg,
+          "air-plot: an SVG", res)
+    rows = {m.group(1): [int(x) for x in m.group(2, 3, 4)] + [m.group(5)]
+            for m in re.finditer(r"^([0-9a-f:]{17}|\?)\s+(\d+)\s+(\d+)\s+"
+                                 r"(\d+)\s+[\d.]+\s+[\d.]+%\s+\S+\s+(.*)$",
+                                 p.stdout, re.M)}
+    for who in (MAC["a"], MAC["b"], MAC["c"]):
+        check(who in rows and who in svg,
+              "air-plot: transmitter %s in the table and the picture" % who,
+              res)
+    total = tshark_count(pcap, "frame")
+    check(sum(r[0] for r in rows.values()) == total,
+          "air-plot counts the %d frames tshark reads" % total, res)
+    retries = tshark_count(pcap, "wlan.fc.retry == 1")
+    check(sum(r[1] for r in rows.values()) == retries,
+          "air-plot counts the %d retransmissions tshark finds" % retries,
+          res)
+    bad = tshark_count(pcap, "radiotap.flags.badfcs == 1")
+    check(sum(r[2] for r in rows.values()) == bad and bad > 0,
+          "air-plot counts the %d bad-FCS frames tshark finds" % bad, res)
+    for who in (MAC["a"], MAC["b"], MAC["c"]):
+        n = tshark_count(pcap, "wlan.fc.type == 2 && wlan.ta == %s" % who)
+        got = sum(int(x.split(":")[1]) for x in rows.get(who, [""] * 4)[3]
+                  .split()) if who in rows else -1
+        check(got == n, "air-plot: %s sent %d data frames (tshark %d)" %
+              (who, got, n), res)
 
 
 if __name__ == "__main__":

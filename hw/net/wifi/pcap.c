@@ -51,12 +51,16 @@ void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
     stl_le_p(rec + 4, (ns % NANOSECONDS_PER_SECOND) / 1000);
     stl_le_p(rec + 8, caplen);
     stl_le_p(rec + 12, caplen);
-    /* radiotap: flags (FCS at end, bad FCS), rate, channel, signal */
+    /*
+     * radiotap: flags (FCS at end, bad FCS, short preamble), rate,
+     * channel, signal
+     */
     rt[0] = 0;
     rt[1] = 0;
     stw_le_p(rt + 2, sizeof(rt));
     stl_le_p(rt + 4, (1 << 1) | (1 << 2) | (1 << 3) | (1 << 5));
-    rt[8] = 0x10 | (meta->fcs_bad ? 0x40 : 0);
+    rt[8] = 0x10 | (meta->fcs_bad ? 0x40 : 0) |
+            (meta->short_preamble ? 0x02 : 0);
     rt[9] = meta->rate_500k;
     stw_le_p(rt + 10, meta->freq_mhz);
     stw_le_p(rt + 12, (meta->freq_mhz < 3000 ? 0x0080 : 0x0100) |
