@@ -5,23 +5,16 @@
 hw/net/wifi/airtime.c), and its radiotap reader takes a header with an
 extended presence bitmap and a TSFT field (a foreign pcap)."""
 
-import importlib.util
 import os
 import struct
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-spec = importlib.util.spec_from_file_location(
-    "air_plot", os.path.join(TOP, "scripts", "air-plot.py"))
-ap = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ap)
-results = []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pytap import Tap, load_script  # noqa: E402
 
-
-def check(cond, what):
-    results.append((bool(cond), what))
+ap = load_script("air-plot.py", "air_plot")
+check = Tap()
 
 
 # (bytes, rate in 500 kb/s, ofdm, short preamble) -> us, test-airtime.c
@@ -71,7 +64,4 @@ if frames:
     check(abs(fr.t - 5.25) < 1e-9, "its time")
     check(fr.len == 44 + 4, "its length with the FCS the pcap lacks")
 
-print("1..%d" % len(results))
-for i, (ok, what) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-sys.exit(0 if all(ok for ok, _ in results) else 1)
+check.finish()

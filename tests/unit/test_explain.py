@@ -6,25 +6,17 @@ What a guest run cannot force: a register polled until a bit changes, a
 marker line split by the divisor latch, a header whose field moves (the
 transcript must follow the device's definitions, not a copy of them)."""
 
-import importlib.util
 import os
 import re
 import shutil
 import sys
 import tempfile
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
-spec = importlib.util.spec_from_file_location(
-    "explain", os.path.join(TOP, "scripts", "explain.py"))
-explain = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(explain)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pytap import Tap, load_script  # noqa: E402
 
-results = []
-
-
-def check(cond, what):
-    results.append((bool(cond), what))
+explain = load_script("explain.py", "explain")
+check = Tap()
 
 
 def serial(text, lcr=0x03):
@@ -138,7 +130,4 @@ def test_citations_well_formed():
 for t in (test_markers, test_decode_and_poll, test_erom,
           test_headers_are_the_source, test_citations_well_formed):
     t()
-print("1..%d" % len(results))
-for i, (ok, what) in enumerate(results, 1):
-    print("%s %d - %s" % ("ok" if ok else "not ok", i, what))
-sys.exit(0 if all(ok for ok, _ in results) else 1)
+check.finish()
