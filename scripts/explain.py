@@ -155,6 +155,15 @@ class RegDefs:
                 out += "   [" + ", ".join(ch) + "]"
         return out
 
+    def field(self, reg, name):
+        """the Field @name of @reg (or of the register @reg has the layout
+        of)"""
+        return next(f for f in self.layout(reg) if f.name == name)
+
+    def extract(self, reg, name, val):
+        f = self.field(reg, name)
+        return (val & f.mask) >> f.shift
+
     def const(self, name, default=None):
         return self.consts.get(name, default)
 
@@ -371,22 +380,22 @@ QUIET = {"bcm4331_d11_irq", "bcm4331_pci_cfg_write", "wifi_ap_beacon"}
 class Access:
     """One line of the transcript: a register access or a model event."""
 
-    __slots__ = ("idx", "kind", "rw", "block", "name", "addr", "val",
-                 "text", "phase", "key", "hidden", "stage")
+    __slots__ = ("kind", "rw", "block", "name", "addr", "val", "text",
+                 "phase", "key", "hidden", "old")
 
-    def __init__(self, idx, kind, rw, block, name, addr, val, text=""):
-        self.idx, self.kind, self.rw = idx, kind, rw
+    def __init__(self, kind, rw, block, name, addr, val, text=""):
+        self.kind, self.rw = kind, rw
         self.block, self.name, self.addr, self.val = block, name, addr, val
         self.text = text
         self.phase = None
         self.hidden = False
-        self.stage = None
+        self.old = None                 # a write: the register's last value
         self.key = (kind, rw, block, name, addr)
 
 
 class Stage:
-    def __init__(self, n, title, start):
-        self.n, self.title, self.start = n, title, start
+    def __init__(self, n, title):
+        self.n, self.title = n, title
         self.name = title.split(":")[0].strip() if ":" in title else title
         self.accesses = []
         self.counts = collections.Counter()
@@ -402,27 +411,27 @@ class Explainer:
                             if r.const("D11_SHM_" + n) is not None}
         self.shm_shared = r.group("D11_SHM_SH_")
         self.shm_scratch = r.group("D11_SHM_SC_")
-        self.keyalg = {v: n for v, n in r.group("D11_KEYALG_").items()}
+        self.keyalg = r.group("D11_KEYALG_")
         self.phy_names = {v: n[len("HTPHY_"):] for n, v in r.offset.items()
                           if n.startswith("HTPHY_")}
         self.radio_names = {v: n for v, n in r.group("R2059_").items()
                             if n.endswith(("STATUS", "DONE"))}
         self.erom_types = r.group("BCMA_EROM_ADDR_TYPE_")
         self.pci_vendor = r.group("BCMA_PCI_")
-        self.last = {}                  # register key -> last value
+        self.last = {}                  # register -> last value written
         self.erom_role = {}             # EROM address -> "CIA" / "CIB"
         self.stages = []
         self.events = 0
-        self.shmctl = 0
+        self.shmctl = 0                 # SHM_CONTROL as last written
+        self.last_shm = None            # the last SHM access
 
     # -- parsing -----------------------------------------------------------
 
     def parse(self, lines):
         stage = Stage(0, "boot: the firmware and the kernel start (before "
-                      "the first marker)", 0)
+                      "the first marker)")
         self.stages = [stage]
-        serial = {"lcr": 0, "line": "", "start": None}
-        pending = []
+        serial = {"lcr": 0, "line": ""}
         prev = None
         for i, raw in enumerate(lines):
             m = LINE.match(raw.rstrip("\n"))
@@ -430,9 +439,9 @@ class Explainer:
                 continue
             ev, args = m.groups()
             if ev == "serial_write":
-                t = self._serial(i, args, serial)
+                t = self._serial(args, serial)
                 if t is not None:
-                    stage = Stage(len(self.stages), t, i)
+                    stage = Stage(len(self.stages), t)
                     self.stages.append(stage)
                 continue
             if not (ev.startswith("bcm4331_") or ev.startswith("wifi_") or
@@ -443,14 +452,30 @@ class Explainer:
             prev = ev
             if beacon:                  # the AP's beacon on the air
                 continue
-            for a in self._access(i, ev, args, pending):
-                a.stage = stage
+            for a in self._access(ev, args):
+                self._remember(a)
                 stage.accesses.append(a)
             if ev in QUIET:
                 stage.counts[ev] += 1
         return self.stages
 
-    def _serial(self, i, args, st):
+    def _remember(self, a):
+        """what a line needs of the accesses before it: a write's previous
+        value (not for the write-1-to-clear reasons: a write acknowledges),
+        an EROM entry's place in its component identifier pair"""
+        if a.kind in ("bcma", "d11") and a.rw == "W" and \
+                not a.name.endswith("REASON"):
+            reg = (a.kind, a.block, a.name, a.addr)
+            a.old = self.last.get(reg)
+            self.last[reg] = a.val
+        r = self.regs
+        if a.block == "EROM" and a.addr not in self.erom_role and \
+                a.val & 1 and r.extract("BCMA_EROM", "TAG", a.val) == \
+                r.const("BCMA_EROM_TAG_CI"):
+            self.erom_role[a.addr] = "CIB" if \
+                self.erom_role.get(a.addr - 4) == "CIA" else "CIA"
+
+    def _serial(self, args, st):
         m = RE["serial_write"].match(args)
         if not m:
             return None
@@ -469,19 +494,19 @@ class Explainer:
         st["line"] += c
         return None
 
-    def _access(self, i, ev, args, pending):
+    def _access(self, ev, args):
         r = self.regs
         m = RE.get(ev, None)
         m = m.match(args) if m else None
         if ev in ("bcm4331_bcma_read", "bcm4331_bcma_write") and m:
             core, name, addr, val = m.group(1), m.group(2), \
                 int(m.group(3), 16), int(m.group(4), 16)
-            return [Access(i, "bcma", "R" if ev.endswith("read") else "W",
+            return [Access("bcma", "R" if ev.endswith("read") else "W",
                            core, name, addr, val)]
         if ev in ("bcm4331_d11_read", "bcm4331_d11_write") and m:
             name, off, val = m.group(1), int(m.group(2), 16), \
                 int(m.group(3), 16)
-            a = Access(i, "d11", "R" if ev.endswith("read") else "W",
+            a = Access("d11", "R" if ev.endswith("read") else "W",
                        "D11", name, off, val)
             if name in WINDOW_REGS:
                 a.hidden = True
@@ -490,8 +515,7 @@ class Explainer:
                 a.hidden = True
             if name in ("SHM_DATA", "SHM_DATA_UNALIGNED"):
                 a.hidden = True
-                routing = (self.shmctl >> r.fields["D11_SHM_CONTROL"][1].shift
-                           ) & 0xff
+                routing = r.extract("D11_SHM_CONTROL", "ROUTING", self.shmctl)
                 if routing == r.const("D11_SHM_UCODE", 0) and a.rw == "W":
                     # the model counts microcode words, it does not trace
                     # each: this write is the only trace of one
@@ -499,9 +523,9 @@ class Explainer:
                     a.kind, a.block, a.name = "shm", "SHM ucode", "microcode"
                     a.addr = None
                     a.key = ("shm", "W", "SHM ucode", "microcode", None)
-            if name == "SHM_DATA_UNALIGNED" and pending and \
-                    pending[-1].kind == "shm" and pending[-1].rw == "R":
-                p = pending[-1]     # the read was of the upper half
+            p = self.last_shm
+            if name == "SHM_DATA_UNALIGNED" and p and p.rw == "R":
+                # the read was of the upper half
                 p.addr += 2
                 p.val >>= 16
                 p.name = self._shm_name(p.block, p.addr)
@@ -518,19 +542,19 @@ class Explainer:
                     val >>= 16
             else:
                 byte = word
-            a = Access(i, "shm", "R" if ev.endswith("read") else "W", block,
+            a = Access("shm", "R" if ev.endswith("read") else "W", block,
                        self._shm_name(block, byte), byte, val)
             a.key = ("shm", a.rw, block, None, None)
-            pending[:] = [a]
+            self.last_shm = a
             return [a]
         if ev in ("bcm4331_phy_read", "bcm4331_phy_write") and m:
             reg, val = int(m.group(1), 16), int(m.group(2), 16)
-            return [Access(i, "phy", "R" if ev.endswith("read") else "W",
+            return [Access("phy", "R" if ev.endswith("read") else "W",
                            "PHY", self.phy_names.get(reg, ""), reg, val)]
         if ev in ("bcm4331_radio_read", "bcm4331_radio_write") and m:
             core, reg, val = int(m.group(1)), int(m.group(2), 16), \
                 int(m.group(3), 16)
-            return [Access(i, "radio", "R" if ev.endswith("read") else "W",
+            return [Access("radio", "R" if ev.endswith("read") else "W",
                            "radio core %d" % core,
                            self.radio_names.get(reg, ""), reg, val)]
         if ev in ("pci_cfg_read", "pci_cfg_write") and m:
@@ -542,21 +566,21 @@ class Explainer:
                 return []   # bcm4331_pci_cfg_write names it (below)
             name = self.pci_names.get(off) or self.pci_vendor.get(off) or \
                 ("capability" if off >= 0x40 else "")
-            return [Access(i, "cfg", "W" if w else "R", "PCI config", name,
+            return [Access("cfg", "W" if w else "R", "PCI config", name,
                            off, val)]
         if ev == "bcm4331_pci_cfg_write":
             m2 = re.match(r"(\S+) cfg\[0x([0-9a-f]+)\] <- 0x([0-9a-f]+)", args)
             if m2:
-                return [Access(i, "cfg", "W", "PCI config", m2.group(1),
+                return [Access("cfg", "W", "PCI config", m2.group(1),
                                int(m2.group(2), 16), int(m2.group(3), 16))]
             return []
         if ev == "bcm4331_d11_irq" or ev == "bcm4331_bcma_irq":
-            a = Access(i, "event", "", "irq", ev, None, None, args)
+            a = Access("event", "", "irq", ev, None, None, args)
             a.hidden = ev == "bcm4331_d11_irq"
             return [a]
         if ev in QUIET:
             return []
-        return [Access(i, "event", "", ev.split("_", 2)[1] if
+        return [Access("event", "", ev.split("_", 2)[1] if
                        ev.startswith("bcm4331_") else "air", ev, None, None,
                        args)]
 
@@ -760,20 +784,15 @@ class Explainer:
                                                      arrow, a.val)
             if a.block == "EROM":
                 return what, self.erom(a.addr, a.val)
-            names = [a.name]
-            if a.name == "D11_CLKCTLST":
-                names = ["CLKCTLST"]
-            old = self.last.get(a.key[2:]) if a.rw == "W" else None
-            if a.rw == "W":
-                self.last[a.key[2:]] = a.val
-            return what, r.decode(names, a.val, old)
+            names = ["CLKCTLST"] if a.name == "D11_CLKCTLST" else [a.name]
+            return what, r.decode(names, a.val, a.old)
         if a.kind == "d11":
             what = "D11 %-18s [0x%03x] %s 0x%x" % (a.name, a.addr, arrow,
                                                    a.val)
             names = ["D11_" + a.name, a.name]
             if a.name.startswith("DMA_") and a.addr >= 0x200:
                 base = r.const("D11_DMA_BASE", 0x200)
-                eng, off = divmod(a.addr - base, 0x40)
+                eng = (a.addr - base) // 0x40
                 reg = a.name[4:]
                 names = ["D11_DMA64_" + reg]
                 what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (eng, reg, a.addr,
@@ -783,15 +802,9 @@ class Explainer:
                 names = ["D11_" + a.name]
                 what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (
                     eng, a.name[4:], a.addr, arrow, a.val)
-            key = (a.name, a.addr)
-            # write-1-to-clear registers: a write acknowledges, no delta
-            old = self.last.get(key) if a.rw == "W" and \
-                not a.name.endswith("REASON") else None
-            if a.rw == "W":
-                self.last[key] = a.val
-            dec = r.decode(names, a.val, old)
+            dec = r.decode(names, a.val, a.old)
             if a.name.endswith("STATUS") and a.name.startswith("DMA_"):
-                cd = a.val & 0x1fff
+                cd = r.extract("D11_DMA64_TXSTATUS", "CURRDSCR", a.val)
                 dec += "  (descriptor %d)" % (cd // r.const("D11_DESC_SIZE",
                                                            16))
             return what, dec
@@ -846,32 +859,26 @@ class Explainer:
 
     def erom(self, addr, v):
         """decode one EROM entry with the device's BCMA_EROM_* fields;
-        component identifiers come in pairs, A then B"""
+        component identifiers come in pairs, A then B (_remember())"""
         r = self.regs
         if v == r.const("BCMA_EROM_END"):
             return "END of the table"
-        tag = r.layout("BCMA_EROM")[1]
-        t = (v & tag.mask) >> tag.shift
-        body = v & ~0xf
         if not v & 1:
             return "(not valid)"
+        t = r.extract("BCMA_EROM", "TAG", v)
+        body = v & ~0xf
         if t == r.const("BCMA_EROM_TAG_CI"):
-            role = self.erom_role.get(addr)
-            if role is None:
-                role = "CIB" if self.erom_role.get(addr - 4) == "CIA" \
-                    else "CIA"
-                self.erom_role[addr] = role
-            if role == "CIA":
-                return "component A: " + r.decode(["BCMA_EROM_CIA"], body)
-            return "component B: " + r.decode(["BCMA_EROM_CIB"], body)
+            if self.erom_role.get(addr) == "CIB":
+                return "component B: " + r.decode(["BCMA_EROM_CIB"], body)
+            return "component A: " + r.decode(["BCMA_EROM_CIA"], body)
         if t == r.const("BCMA_EROM_TAG_MP"):
             return "master port " + r.decode(["BCMA_EROM_MP"], body)
         if t & ~1 == r.const("BCMA_EROM_TAG_ADDR"):
-            f = {x.name: x for x in r.layout("BCMA_EROM_ADDR")}
-            ty = (v & f["TYPE"].mask) >> f["TYPE"].shift
+            ty = r.extract("BCMA_EROM_ADDR", "TYPE", v)
             return "address region: %s at 0x%08x, port %d" % (
-                self.erom_types.get(ty, ty), v & f["BASE"].mask,
-                (v & f["PORT"].mask) >> f["PORT"].shift)
+                self.erom_types.get(ty, ty),
+                v & r.field("BCMA_EROM_ADDR", "BASE").mask,
+                r.extract("BCMA_EROM_ADDR", "PORT", v))
         return ""
 
 
@@ -1303,10 +1310,8 @@ def main():
                     only_phases, args.full, args.lines)
     if args.html:
         full = Transcript(ex, stages, tr.only_stages, only_phases, True)
-        ex.last.clear()
         with open(args.html, "w") as f:
             full.html(f, "BCM4331: what the driver said to the card")
-        ex.last.clear()
     if args.output:
         with open(args.output, "w") as f:
             tr.text(f)
