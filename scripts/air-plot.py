@@ -41,8 +41,7 @@ F_SHORTPRE, F_FCS, F_BADFCS = 0x02, 0x10, 0x40
 
 class Frame:
     __slots__ = ("t", "len", "rate", "ofdm", "short", "signal", "bad",
-                 "fc0", "fc1", "ra", "ta", "airtime", "kind", "retry",
-                 "lane")
+                 "fc0", "fc1", "ra", "ta", "airtime", "kind", "retry")
 
 
 def radiotap(buf):
@@ -157,14 +156,6 @@ def read_pcap(path):
         frames.append(fr)
         prev = fr
     return frames
-
-
-def names(frames):
-    """transmitter address -> label (an AP by its SSID from its beacons)"""
-    out = {}
-    for fr in frames:
-        out.setdefault(fr.ta, fr.ta)
-    return out
 
 
 def stats(frames, t0, t1):

@@ -873,7 +873,9 @@ class Explainer:
             return "component A: " + r.decode(["BCMA_EROM_CIA"], body)
         if t == r.const("BCMA_EROM_TAG_MP"):
             return "master port " + r.decode(["BCMA_EROM_MP"], body)
-        if t & ~1 == r.const("BCMA_EROM_TAG_ADDR"):
+        # bit 2 of the tag is AG32 (a 64-bit address follows): scan.c's
+        # SCAN_ER_TAGX leaves it out when it looks for an address entry
+        if t & 3 == r.const("BCMA_EROM_TAG_ADDR"):
             ty = r.extract("BCMA_EROM_ADDR", "TYPE", v)
             return "address region: %s at 0x%08x, port %d" % (
                 self.erom_types.get(ty, ty),

@@ -82,7 +82,7 @@ def test_decode_and_poll():
 
 def test_erom():
     words = [0x4bf80001, 0x25080201, 0x18000005, 0x18100085, 0x4bf81201,
-             0x1d004211, 0x103, 0xf]
+             0x1d004211, 0x103, 0x1800500d, 0xf]
     lines = ["bcm4331_bcma_read EROM EROM [0x%08x] -> 0x%x (4 bytes)" %
              (0x18103000 + 4 * i, w) for i, w in enumerate(words)]
     ex, stages, text = transcript(lines)
@@ -91,7 +91,9 @@ def test_erom():
                  "address region: SLAVE at 0x18000000",
                  "address region: SWRAP at 0x18100000",
                  "component A: ID=80211 MANUF=BCM",
-                 "master port NUM=1", "END of the table"):
+                 "master port NUM=1", "END of the table",
+                 # AG32: a 64-bit address entry (its high word follows)
+                 "address region: SLAVE at 0x18005000"):
         check(want in text, "EROM entry decoded: %s" % want)
 
 
