@@ -45,10 +45,9 @@ def main():
                                                             "[0-9]*.md")))
     failed = []
     checks = 0
-    check_count = len(lessons)
-    if not 5 <= check_count <= 8:
+    if not sys.argv[1:] and not 5 <= len(lessons) <= 8:
         failed.append("the course has %d lessons (5 to 8 expected)" %
-                      check_count)
+                      len(lessons))
     for path in lessons:
         name = os.path.basename(path)
         runs = lesson_runs(path)
