@@ -33,7 +33,7 @@ has() {
 part_of() {
     case $1 in
     hw/net/wifi/ap*) echo wifi-ap ;;
-    hw/net/wifi/medium*|hw/net/wifi/pcap.c|include/hw/net/wifi/medium.h)
+    hw/net/wifi/medium*|hw/net/wifi/pcap.c|include/hw/net/wifi/medium.h|qapi/wifi.json)
         echo wifi-medium ;;
     hw/net/wifi/*|include/hw/net/wifi/*) echo wifi-lib ;;
     hw/net/bcm4331/*|include/hw/net/bcm4331/*) echo bcm4331 ;;
@@ -58,11 +58,11 @@ while IFS= read -r f; do
     else
         ln -sfn "$top/$f" "$dst"
     fi
-done < <(find hw include tests/qtest docs/system -type f 2>/dev/null | sort)
+done < <(find hw include tests/qtest docs/system qapi -type f 2>/dev/null | sort)
 
 # drop symlinks whose project file was removed
 if [ -z "$copy" ]; then
-    find "$q/hw" "$q/include" "$q/tests/qtest" -type l 2>/dev/null | while IFS= read -r l; do
+    find "$q/hw" "$q/include" "$q/tests/qtest" "$q/qapi" -type l 2>/dev/null | while IFS= read -r l; do
         case $(readlink "$l") in
         "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
         esac
@@ -95,6 +95,10 @@ if has wifi-medium; then
     # -object wifi-medium: user-creatable types and their properties are in
     # the QAPI schema: the enum entry, the properties struct, the union branch
     hook qapi/qom.json "^    'can-bus',$" "    'wifi-medium',"
+    # QMP control of the air (qapi/wifi.json): a schema module of its own
+    hook qapi/qapi-schema.json "^[{] 'include': 'uefi.json' [}]$" \
+        "{ 'include': 'wifi.json' }"
+    hook qapi/meson.build "^    'uefi',$" "    'wifi',"
     /usr/bin/python3 - "$q/qapi/qom.json" "$top/scripts/qom-wifi-medium.json" <<'PY'
 import sys
 path, block = sys.argv[1], open(sys.argv[2]).read()

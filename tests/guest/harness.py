@@ -100,6 +100,7 @@ class Qmp:
                     raise
                 time.sleep(0.1)
         self.f = self.sock.makefile("rw")
+        self.events = []                    # QMP events seen so far
         self._recv()                        # greeting
         self.cmd("qmp_capabilities")
 
@@ -108,6 +109,7 @@ class Qmp:
             msg = json.loads(self.f.readline())
             if "event" not in msg:
                 return msg
+            self.events.append(msg)
 
     def cmd(self, name, **args):
         self.f.write(json.dumps({"execute": name, "arguments": args}) + "\n")

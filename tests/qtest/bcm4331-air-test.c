@@ -38,20 +38,20 @@ static void test_hostile_peer(void)
     buf[12] = 0x88;
     buf[13] = 0xb5;
     peer_send(fd, buf, 64);
-    n = air_frame(buf, A->mac, 100, 2);
+    n = air_frame(buf, A->mac, 100, 1);     /* the old version */
     peer_send(fd, buf, n);
-    n = air_frame(buf, A->mac, 100, 1);
+    n = air_frame(buf, A->mac, 100, AIR_VERSION);
     peer_send(fd, buf, n - 1);
     stw_be_p(buf + 14 + 44, 3000);
     peer_send(fd, buf, n);
-    n = air_frame(buf, A->mac, 2352, 1);
+    n = air_frame(buf, A->mac, 2352, AIR_VERSION);
     stw_be_p(buf + 14 + 44, 4000);
     peer_send(fd, buf, n);
     /* another EtherType: not ours, not an error */
     buf[13] = 0x00;
     peer_send(fd, buf, 100);
     /* finally a good frame for the card */
-    n = air_frame(buf, A->mac, 200, 1);
+    n = air_frame(buf, A->mac, 200, AIR_VERSION);
     peer_send(fd, buf, n);
 
     g_assert_true(wait_reason(A, 0x8000));
@@ -478,11 +478,11 @@ static void test_hostile_peer_airtime(void)
 
     fd = peer_open(&a, &peer, ",airtime=on");
 
-    n = air_frame(buf, A->mac, 200, 1);
+    n = air_frame(buf, A->mac, 200, AIR_VERSION);
     buf[14 + 1] = 0x09;                     /* OFDM + an unknown flag */
     peer_send(fd, buf, n);
     /* 1000 frames claiming to last 4000 s each */
-    n = air_frame(buf, A->mac, 200, 1);
+    n = air_frame(buf, A->mac, 200, AIR_VERSION);
     stl_be_p(buf + 14 + 20, 0xffffffff);
     for (int i = 0; i < 1000; i++) {
         peer_send(fd, buf, n);
@@ -516,7 +516,7 @@ static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
     for (int i = 0; i < 100; i++) {
         size_t n = peer_recv(fd, buf, size);
 
-        if (n > 14 + 48 + 10 && buf[14 + 48] == 0x08) {
+        if (n > 14 + AIR_HDR + 10 && buf[14 + AIR_HDR] == 0x08) {
             return n;
         }
     }
@@ -549,7 +549,7 @@ static void test_remote_arq(void)
     n = peer_recv_data(&a, fd, out, 8192);
     seq1 = lduw_be_p(out + 14 + 46);
     g_assert_cmphex(seq1, !=, 0);
-    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0);
+    g_assert_cmphex(out[14 + AIR_HDR + 1] & 0x08, ==, 0);
     g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
 
     /* no ACK from the peer: 40 ms later it comes again, as a retry */
@@ -560,8 +560,8 @@ static void test_remote_arq(void)
     n = peer_recv_data(&a, fd, out, 8192);
     seq2 = lduw_be_p(out + 14 + 46);
     g_assert_cmphex(seq2, !=, seq1);
-    g_assert_cmphex(out[14 + 48 + 1] & 0x08, ==, 0x08);
-    g_assert_cmpmem(out + 14 + 48 + 4, 6, peer_sta, 6);
+    g_assert_cmphex(out[14 + AIR_HDR + 1] & 0x08, ==, 0x08);
+    g_assert_cmpmem(out + 14 + AIR_HDR + 4, 6, peer_sta, 6);
 
     /* the peer acknowledges that one: nothing more */
     peer_ack(fd, A, seq2);

@@ -263,6 +263,10 @@ static inline void peer_send(int fd, const uint8_t *buf, uint32_t len)
     }
 }
 
+/* the wire format (include/hw/net/wifi/air-proto.h), version 2 */
+#define AIR_VERSION     2
+#define AIR_HDR         56
+
 static inline size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
                         uint8_t version)
 {
@@ -272,17 +276,18 @@ static inline size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
     memset(out + 6, 0x02, 6);
     out[12] = 0x88;
     out[13] = 0xb5;
-    memset(h, 0, 48);
+    memset(h, 0, AIR_HDR);
     h[0] = version;
     h[1] = 1;                               /* OFDM */
-    stw_be_p(h + 2, 48);
+    stw_be_p(h + 2, AIR_HDR);
     stq_be_p(h + 4, 0x1234);                /* another sender */
     stl_be_p(h + 12, 2437);
     h[16] = 10;
     stw_be_p(h + 18, 108);
     stw_be_p(h + 44, flen);
-    frame(h + 48, a1, peer_sta, flen - 24);
-    return 14 + 48 + flen;
+    memcpy(h + 48, peer_sta, 6);            /* the radio */
+    frame(h + AIR_HDR, a1, peer_sta, flen - 24);
+    return 14 + AIR_HDR + flen;
 }
 
 /*
@@ -351,7 +356,8 @@ static inline void peer_heard(int fd, Card *c)
     size_t n;
 
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100, 1);
+    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100,
+                  AIR_VERSION);
     peer_send(fd, buf, n);
     g_assert_true(wait_reason(c, 0x8000));
 }
@@ -364,12 +370,12 @@ static inline void peer_ack(int fd, Card *c, uint16_t seq)
 {
     uint8_t buf[256];
 
-    air_frame(buf, c->mac, 24, 1);
+    air_frame(buf, c->mac, 24, AIR_VERSION);
     stw_be_p(buf + 14 + 44, IEEE80211_ACK_LEN);
-    buf[14 + 48] = 0xd4;                    /* ACK: FC, duration, RA */
-    buf[14 + 48 + 1] = 0;
+    buf[14 + AIR_HDR] = 0xd4;                    /* ACK: FC, duration, RA */
+    buf[14 + AIR_HDR + 1] = 0;
     stw_be_p(buf + 14 + 46, seq);
-    peer_send(fd, buf, 14 + 48 + IEEE80211_ACK_LEN);
+    peer_send(fd, buf, 14 + AIR_HDR + IEEE80211_ACK_LEN);
     for (int i = 0; i < 20; i++) {
         rl(c, D11 + A_D11_GEN_IRQ_REASON);
     }

@@ -122,7 +122,7 @@ static void test_arq_short(void)
     g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
     n = peer_recv(fd, out, 8192);
-    g_assert_cmpuint(n, ==, 14 + 48 + 10);
+    g_assert_cmpuint(n, ==, 14 + AIR_HDR + 10);
     /* the peer's ACK naming it: nothing to match (and nothing read) */
     peer_ack(fd, A, lduw_be_p(out + 14 + 46));
     qtest_clock_step(a.qts, 100 * 1000 * 1000);

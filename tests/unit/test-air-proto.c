@@ -18,7 +18,8 @@ static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
         .sender = 0x0123456789abcdefull, .freq_mhz = 2437,
         .txpower_dbm = -5, .rate_500k = 108, .ofdm = true,
         .short_preamble = false, .airtime_us = 123,
-        .tx_time_ns = -42, .pos = { -10, 20, 3 }, .seq = 0xbeef,
+        .tx_time_ns = -42, .pos_mm = { -10500, 20000, 3 }, .seq = 0xbeef,
+        .radio = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee },
         .frame = frame, .len = len,
     };
 
@@ -36,7 +37,7 @@ static void test_round_trip(void)
     for (size_t len = 10; len <= WIFI_AIR_FRAME_MAX; len += 571) {
         size_t n = sample(buf, sizeof(buf), frame, len);
 
-        g_assert_cmpuint(n, ==, 14 + 48 + len);
+        g_assert_cmpuint(n, ==, 14 + 56 + len);
         g_assert_cmphex(buf[12], ==, 0x88);
         g_assert_cmphex(buf[13], ==, 0xb5);
         g_assert_cmpmem(buf + 6, 6, src, 6);
@@ -50,9 +51,11 @@ static void test_round_trip(void)
         g_assert_false(g.fcs_bad);
         g_assert_cmpuint(g.airtime_us, ==, 123);
         g_assert_cmpint(g.tx_time_ns, ==, -42);
-        g_assert_cmpint(g.pos[0], ==, -10);
-        g_assert_cmpint(g.pos[1], ==, 20);
-        g_assert_cmpint(g.pos[2], ==, 3);
+        g_assert_cmpint(g.pos_mm[0], ==, -10500);
+        g_assert_cmpint(g.pos_mm[1], ==, 20000);
+        g_assert_cmpint(g.pos_mm[2], ==, 3);
+        g_assert_cmpmem(g.radio, 6, ((uint8_t[]){ 0x02, 0xaa, 0xbb, 0xcc,
+                                                 0xdd, 0xee }), 6);
         g_assert_cmphex(g.seq, ==, 0xbeef);
         g_assert_cmpuint(g.len, ==, len);
         g_assert_cmpmem(g.frame, len, frame, len);
@@ -81,7 +84,10 @@ static void test_hostile(void)
     g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_NOT_OURS);
     /* another version */
     memcpy(bad, buf, n);
-    bad[14] = 2;
+    bad[14] = 3;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==,
+                    WIFI_AIR_VERSION_MISMATCH);
+    bad[14] = 1;                /* version 1: metres, no radio address */
     g_assert_cmpint(wifi_air_decode(bad, n, &g), ==,
                     WIFI_AIR_VERSION_MISMATCH);
     /* header length, frame length, fields */
@@ -115,7 +121,7 @@ static void test_hostile(void)
             bad[13] = 0xb5;
         }
         if (wifi_air_decode(bad, len, &g) == WIFI_AIR_OK) {
-            g_assert_cmpuint(g.len + 62, ==, len);
+            g_assert_cmpuint(g.len + 70, ==, len);
         }
     }
 }

@@ -376,9 +376,6 @@ static const Property bcm4331_properties[] = {
     DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
     DEFINE_PROP_LINK("medium", Bcm4331State, xmit.medium, TYPE_WIFI_MEDIUM,
                      WifiMedium *),
-    DEFINE_PROP_INT32("x", Bcm4331State, xmit.pos[0], 0),
-    DEFINE_PROP_INT32("y", Bcm4331State, xmit.pos[1], 0),
-    DEFINE_PROP_INT32("z", Bcm4331State, xmit.pos[2], 0),
     DEFINE_PROP_INT32("txpower", Bcm4331State, xmit.txpower, 18),
     DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, dma.rx_cd_erratum, true),
     DEFINE_PROP_BOOL("dma64", Bcm4331State, dma.dma64, true),
@@ -419,8 +416,9 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "medium",
         "the wifi-medium (simulated air) the card is on; without it the "
         "card is alone on its own air");
-    object_class_property_set_description(klass, "x",
-        "position on the medium in metres (also y, z; default 0, 0, 0)");
+    wifi_radio_class_add_pos(klass, offsetof(Bcm4331State, xmit.air),
+        "position on the medium in metres, decimals allowed, settable while "
+        "the guest runs (x, y, z; default 0, 0, 0)");
     object_class_property_set_description(klass, "txpower",
         "transmit power in dBm (default 18, the SPROM's maximum)");
     object_class_property_set_description(klass, "rx-cd-erratum",

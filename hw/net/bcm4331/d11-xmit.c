@@ -395,9 +395,19 @@ static bool d11_air_wants_bad_fcs(WifiMediumClient *c)
                                          KEEP_BAD);
 }
 
+static bool d11_air_addr(WifiMediumClient *c, uint8_t *addr)
+{
+    static const uint8_t none[IEEE80211_ADDR_LEN];
+    D11Xmit *x = c->opaque;
+
+    d11_own_addr(x->mac, addr);
+    return memcmp(addr, none, IEEE80211_ADDR_LEN) != 0;
+}
+
 static const WifiMediumClientOps d11_air_ops = {
     .freq = d11_air_freq,
     .acks = d11_air_acks,
+    .addr = d11_air_addr,
     .receive = d11_air_receive,
     .wants_bad_fcs = d11_air_wants_bad_fcs,
     .tx_done = d11_air_tx_done,
@@ -408,8 +418,8 @@ void d11_xmit_init(D11Xmit *x, DeviceState *dev)
     x->air.ops = &d11_air_ops;
     x->air.opaque = x;
     x->air.name = dev->id ? dev->id : "bcm4331";
-    memcpy(x->air.pos, x->pos, sizeof(x->pos));
     wifi_medium_attach(x->medium, &x->air, dev);
+    x->air.txpower_dbm = x->txpower;
 }
 
 void d11_xmit_exit(D11Xmit *x)

@@ -33,7 +33,6 @@ struct D11Xmit {
 
     /* properties */
     WifiMedium *medium;
-    int32_t pos[3];
     int32_t txpower;
 
     WifiMediumClient air;

@@ -42,8 +42,9 @@ size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
     stl_be_p(h + 20, f->airtime_us);
     stq_be_p(h + 24, f->tx_time_ns);
     for (int i = 0; i < 3; i++) {
-        stl_be_p(h + 32 + 4 * i, f->pos[i]);
+        stl_be_p(h + 32 + 4 * i, f->pos_mm[i]);
     }
+    memcpy(h + 48, f->radio, 6);
     stw_be_p(h + 44, f->len);
     stw_be_p(h + 46, f->seq);
     memcpy(h + WIFI_AIR_HDR_LEN, f->frame, f->len);
@@ -90,8 +91,9 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
     f->airtime_us = ldl_be_p(h + 20);
     f->tx_time_ns = ldq_be_p(h + 24);
     for (int i = 0; i < 3; i++) {
-        f->pos[i] = ldl_be_p(h + 32 + 4 * i);
+        f->pos_mm[i] = ldl_be_p(h + 32 + 4 * i);
     }
+    memcpy(f->radio, h + 48, 6);
     if (f->freq_mhz < 2400 || f->freq_mhz > 6000 || f->rate_500k == 0 ||
         f->rate_500k > 108 || (h[1] & ~WIFI_AIR_F_ALL) || f->txpower_dbm > 40 ||
         f->txpower_dbm < -40) {

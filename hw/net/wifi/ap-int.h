@@ -35,7 +35,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 /* airtime on: frames queued for the air before the network waits */
 #define WIFI_AP_TXQ_HIGH    48
 #define WIFI_RATE_MGMT      IEEE80211_RATE_1M    /* CCK */
-#define WIFI_RATE_DATA      IEEE80211_RATE_54M   /* OFDM */
+#define WIFI_RATE_DATA      IEEE80211_RATE_54M   /* OFDM, SNR unknown */
+/* the frame error rate the AP's rate choice for a station accepts */
+#define WIFI_AP_MAX_PER     0.1
 
 #define WLAN_STATUS_SUCCESS             0
 #define WLAN_STATUS_UNSPEC              1
@@ -85,6 +87,8 @@ typedef struct WifiApSta {
     uint16_t aid;
     int64_t last_ns;            /* last heard (or state change) */
     bool polled;                /* inactivity poll sent, not answered */
+    bool heard;                 /* signal_dbm is known (not migrated) */
+    int8_t signal_dbm;          /* of the station's last frame */
 } WifiApSta;
 
 /* airtime on: what each frame in the medium's TX queue is (tx_done) */
@@ -100,7 +104,6 @@ struct WifiApState {
     uint32_t channel;
     uint32_t beacon_int;
     int32_t txpower;
-    int32_t pos[3];
 
     WifiMediumClient client;
     QEMUTimer *beacon_timer;
@@ -126,6 +129,8 @@ extern const uint8_t rfc1042[6];
 
 /* ap.c */
 const uint8_t *wifi_ap_bssid(WifiApState *s);
+uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
+void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
 size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
                 uint8_t fc1, const uint8_t *a1, const uint8_t *a2,
                 const uint8_t *a3);

@@ -82,7 +82,7 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
     if (key) {
         n = wifi_encrypt(WIFI_CIPHER_CCMP, key, f, n, sizeof(f));
     }
-    return wifi_ap_tx(s, f, n, WIFI_RATE_DATA);
+    return wifi_ap_tx(s, f, n, wifi_ap_data_rate(s, da, n));
 }
 
 /* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
@@ -176,6 +176,7 @@ void wifi_ap_eapol_timer(void *opaque)
                 trace_wifi_ap_wpa(s->ssid, MAC_ARG(s->sta[i].addr),
                                   w->state == WPA_MSG1 ? 1 : 3, "timeout");
                 wifi_ap_deauth(s, s->sta[i].addr, WLAN_REASON_4WAY_TIMEOUT);
+                wifi_ap_sta_left(s, &s->sta[i], "handshake-timeout");
                 s->sta[i].state = STA_NONE;
                 memset(w, 0, sizeof(*w));
                 continue;

@@ -36,6 +36,8 @@
 #include "system/reset.h"
 #include "hw/net/wifi/medium.h"
 #include "hw/net/wifi/crypto.h"
+#include "hw/net/wifi/per.h"
+#include "qapi/qapi-events-wifi.h"
 #include "qemu/guest-random.h"
 #include "ap-int.h"
 #include "trace.h"
@@ -104,6 +106,31 @@ static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
     default:
         return false;
     }
+}
+
+/*
+ * The rate of a data frame of @len bytes to @da: group frames at the
+ * lowest basic rate, as every station must hear them; to a station the
+ * fastest rate whose frame error rate at the SNR of its last frame is
+ * at most WIFI_AP_MAX_PER (the link taken as symmetric), as an ideal
+ * SNR-based rate control would choose.
+ */
+uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len)
+{
+    WifiApSta *sta;
+    bool ofdm;
+
+    if (ieee80211_is_group(da)) {
+        return WIFI_RATE_MGMT;
+    }
+    sta = wifi_ap_sta(s, da, false);
+    if (!sta || !sta->heard) {
+        return WIFI_RATE_DATA;
+    }
+    return wifi_rate_for_snr(sta->signal_dbm -
+                             wifi_medium_noise_floor(&s->client),
+                             len + IEEE80211_FCS_LEN, true, WIFI_AP_MAX_PER,
+                             &ofdm);
 }
 
 bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
@@ -245,9 +272,31 @@ WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
     return free_slot;
 }
 
-static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
-                             const char *why)
+/* QMP event WIFI_AP_STATION: @sta associated, or left (@why) */
+static void wifi_ap_sta_event(WifiApState *s, WifiApSta *sta, bool joined,
+                              const char *why)
 {
+    DeviceState *dev = DEVICE(s);
+    g_autofree char *mac = g_strdup_printf(
+        "%02x:%02x:%02x:%02x:%02x:%02x", sta->addr[0], sta->addr[1],
+        sta->addr[2], sta->addr[3], sta->addr[4], sta->addr[5]);
+
+    qapi_event_send_wifi_ap_station(dev->id ? dev->id : s->ssid, mac, joined,
+                                    why);
+}
+
+/* @sta is no longer associated (if it was): tell QMP why */
+void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why)
+{
+    if (sta->state == STA_ASSOC) {
+        wifi_ap_sta_event(s, sta, false, why);
+    }
+}
+
+static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
+                             const char *why, const char *event)
+{
+    wifi_ap_sta_left(s, sta, event);
 
     trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(sta->addr), why);
     memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
@@ -277,7 +326,7 @@ static void wifi_ap_poll_result(WifiApState *s, unsigned i, bool acked)
         return;
     }
     wifi_ap_deauth(s, sta->addr, WLAN_REASON_INACTIVITY);
-    wifi_ap_sta_free(s, sta, "inactive, poll not acknowledged");
+    wifi_ap_sta_free(s, sta, "inactive, poll not acknowledged", "inactive");
 }
 
 /* a null data frame to @sta: does it acknowledge? */
@@ -312,7 +361,8 @@ static void wifi_ap_age(WifiApState *s)
         if (sta->state == STA_AUTH &&
             now - sta->last_ns >= WIFI_AP_AUTH_TTL_NS) {
             wifi_ap_deauth(s, sta->addr, WLAN_REASON_PREV_AUTH_NOT_VALID);
-            wifi_ap_sta_free(s, sta, "authenticated, never associated");
+            wifi_ap_sta_free(s, sta, "authenticated, never associated",
+                             NULL);
         } else if (sta->state == STA_ASSOC && !sta->polled &&
                    now - sta->last_ns >= idle_max) {
             wifi_ap_poll(s, i);
@@ -368,6 +418,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             if (!sta) {
                 status = WLAN_STATUS_AP_FULL;
             } else {
+                wifi_ap_sta_left(s, sta, "reauthenticated");
                 sta->state = STA_AUTH;     /* (re)authentication */
                 sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
                 memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
@@ -411,7 +462,10 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 return;
             }
         }
-        sta->state = STA_ASSOC;
+        if (sta->state != STA_ASSOC) {
+            sta->state = STA_ASSOC;
+            wifi_ap_sta_event(s, sta, true, NULL);
+        }
         sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         sta->polled = false;
         stw_le_p(resp, wifi_ap_capab(s));
@@ -436,6 +490,8 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         if (sta) {
             trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
                                  end - body >= 2 ? lduw_le_p(body) : 0);
+            wifi_ap_sta_left(s, sta, subtype == IEEE80211_STYPE_DEAUTH ?
+                                     "deauthenticated" : "disassociated");
             sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
                                                            : STA_AUTH;
             memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
@@ -455,6 +511,12 @@ static uint32_t wifi_ap_client_freq(WifiMediumClient *c)
 static bool wifi_ap_client_acks(WifiMediumClient *c, const uint8_t *addr1)
 {
     return !memcmp(addr1, wifi_ap_bssid(c->opaque), 6);
+}
+
+static bool wifi_ap_client_addr(WifiMediumClient *c, uint8_t *addr)
+{
+    memcpy(addr, wifi_ap_bssid(c->opaque), 6);
+    return true;
 }
 
 static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
@@ -483,6 +545,8 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         if (sta) {              /* heard: not inactive */
             sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
             sta->polled = false;
+            sta->heard = true;
+            sta->signal_dbm = meta->signal_dbm;
         }
     }
     switch (type) {
@@ -518,6 +582,7 @@ static void wifi_ap_client_tx_done(WifiMediumClient *c, bool acked,
 static const WifiMediumClientOps wifi_ap_client_ops = {
     .freq = wifi_ap_client_freq,
     .acks = wifi_ap_client_acks,
+    .addr = wifi_ap_client_addr,
     .receive = wifi_ap_client_receive,
     .tx_done = wifi_ap_client_tx_done,
 };
@@ -576,6 +641,9 @@ static void wifi_ap_reset_hold(Object *obj, ResetType type)
 {
     WifiApState *s = WIFI_AP(obj);
 
+    for (unsigned i = 0; i < WIFI_AP_MAX_STA; i++) {
+        wifi_ap_sta_left(s, &s->sta[i], "reset");
+    }
     memset(s->sta, 0, sizeof(s->sta));
     memset(s->wpa, 0, sizeof(s->wpa));
     s->seq = 0;
@@ -653,9 +721,9 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
                           &dev->mem_reentrancy_guard, s);
     s->client.ops = &wifi_ap_client_ops;
     s->client.opaque = s;
-    s->client.name = s->ssid;
-    memcpy(s->client.pos, s->pos, sizeof(s->pos));
+    s->client.name = dev->id ? dev->id : s->ssid;
     wifi_medium_attach(s->medium, &s->client, dev);
+    s->client.txpower_dbm = s->txpower;
     s->beacon_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_beacon, s);
     s->eapol_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_eapol_timer, s);
     /* not on a bus: register for system resets ourselves */
@@ -799,9 +867,6 @@ static const Property wifi_ap_properties[] = {
     DEFINE_PROP_UINT32("beacon-interval", WifiApState, beacon_int, 100),
     DEFINE_PROP_UINT32("max-inactivity", WifiApState, max_inactivity, 300),
     DEFINE_PROP_INT32("txpower", WifiApState, txpower, 20),
-    DEFINE_PROP_INT32("x", WifiApState, pos[0], 10),
-    DEFINE_PROP_INT32("y", WifiApState, pos[1], 0),
-    DEFINE_PROP_INT32("z", WifiApState, pos[2], 0),
 };
 
 static void wifi_ap_class_init(ObjectClass *klass, void *data)
@@ -839,14 +904,21 @@ static void wifi_ap_class_init(ObjectClass *klass, void *data)
         "acknowledge it (hostapd's ap_max_inactivity; default 300)");
     object_class_property_set_description(klass, "txpower",
         "transmit power in dBm (default 20)");
-    object_class_property_set_description(klass, "x",
-        "position on the medium in metres (default 10, 0, 0)");
+    wifi_radio_class_add_pos(klass, offsetof(WifiApState, client),
+        "position on the medium in metres, decimals allowed, settable while "
+        "guests run (x, y, z; default 10, 0, 0)");
+}
+
+static void wifi_ap_instance_init(Object *obj)
+{
+    WIFI_AP(obj)->client.pos[0] = 10;
 }
 
 static const TypeInfo wifi_ap_info = {
     .name = TYPE_WIFI_AP,
     .parent = TYPE_DEVICE,
     .instance_size = sizeof(WifiApState),
+    .instance_init = wifi_ap_instance_init,
     .class_init = wifi_ap_class_init,
 };
 

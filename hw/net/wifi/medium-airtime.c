@@ -127,13 +127,15 @@ static bool wifi_collide(WifiMedium *m, WifiTxJob *j, int64_t start)
             continue;
         }
         hit = true;
-        if (o->from) {
+        if (o->from && !o->collided) {
             o->collided = true;
+            o->from->stats.collisions++;
         }
     }
     if (hit) {
         if (j->from) {
             j->collided = true;
+            j->from->stats.collisions++;
         }
         m->collisions++;
         trace_wifi_medium_collision(j->from ? j->from->name : "remote",
@@ -178,14 +180,17 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
     j->attempts++;
     if (j->attempts > 1) {
         j->data[1] |= 0x08;         /* retry bit on retransmissions */
+        j->from->stats.tx_retries++;
     }
     m->frames++;
+    j->from->stats.tx_frames++;
+    j->from->stats.tx_bytes += j->len;
     j->meta.fcs_bad = wifi_fcs_error(m);
     trace_wifi_medium_airtime_tx(j->from->name, j->meta.freq_mhz, j->len,
                                  j->meta.rate_500k, j->attempts,
                                  j->meta.airtime_us);
     wifi_job_on_air(j, now, wifi_job_expects_ack(j));
-    j->air_seq = wifi_link_send(m, j->pos, j->data, j->len, &j->meta, 0);
+    j->air_seq = wifi_link_send(m, &j->site, j->data, j->len, &j->meta, 0);
 }
 
 static void wifi_job_exchange_end(WifiTxJob *j, int64_t now);
@@ -202,7 +207,7 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
     meta.fcs_bad |= j->collided;
     wifi_pcap_write(m, j->start_ns, j->data, j->len, &meta,
                     meta.txpower_dbm - 40);
-    acker = wifi_medium_local(m, j->from, j->pos, j->data, j->len, &meta);
+    acker = wifi_medium_local(m, j->from, &j->site, j->data, j->len, &meta);
     if (acker) {
         wifi_medium_ack(m, acker, j->data, j->len, &meta, now,
                         j->from ? 0 : j->air_seq);
@@ -291,7 +296,7 @@ bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame,
         return false;
     }
     j = wifi_job_new(m, from, frame, len, meta);
-    memcpy(j->pos, from->pos, sizeof(j->pos));
+    wifi_client_site(from, &j->site);
     j->retry_limit = MAX(retry_limit, 1);
     j->notify = notify;
     wifi_job_backoff(j);
@@ -358,7 +363,10 @@ void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
         return;
     }
     j = wifi_job_new(m, NULL, af->frame, af->len, meta);
-    memcpy(j->pos, af->pos, sizeof(j->pos));
+    for (int i = 0; i < 3; i++) {
+        j->site.pos[i] = af->pos_mm[i] / 1000.0;
+    }
+    memcpy(j->site.addr, af->radio, sizeof(j->site.addr));
     j->air_seq = af->seq;
     /* the peer's airtime is not trusted: ours, from length and rate */
     j->meta.airtime_us = wifi_airtime_us(af->len + 4, meta->rate_500k,

@@ -53,6 +53,39 @@ typedef struct WifiRemoteStation {
     int64_t last_ns;
 } WifiRemoteStation;
 
+/*
+ * A link between two radios set by wifi-link-set (a wmediumd-style
+ * override of the distance model): each end is a radio's name (its id) or
+ * its own address.  Symmetric.
+ */
+#define WIFI_LINKS_MAX          4096
+typedef struct WifiLink {
+    QTAILQ_ENTRY(WifiLink) next;
+    char *end[2];               /* as given */
+    bool is_addr[2];            /* the end is an address: */
+    uint8_t addr[2][6];
+    bool has_attenuation;
+    double attenuation_db;      /* path loss a <-> b, replacing distance */
+    double loss;                /* probability a frame is lost, 0..1 */
+    bool enabled;               /* false: the two do not hear each other */
+} WifiLink;
+
+/* what a receiver makes of one transmission (wifi_path) */
+typedef struct WifiPath {
+    bool heard;                 /* above the detection threshold, link on */
+    double signal_dbm;
+    double snr_db;
+    double loss;                /* the link's own loss probability */
+} WifiPath;
+
+/*
+ * Below this SNR a receiver does not even detect a frame (no delivery, no
+ * bad FCS); 1 Mb/s DBPSK, with its 10.4 dB of Barker processing gain, still
+ * gets a 100-byte frame through 2 times in 3 at -5 dB.
+ */
+#define WIFI_DETECT_SNR_DB      (-5.0)
+#define WIFI_NOISE_FLOOR_DBM    (-95.0)
+
 struct WifiMedium {
     Object parent_obj;
     QTAILQ_HEAD(, WifiMediumClient) clients;
@@ -91,6 +124,12 @@ struct WifiMedium {
     uint64_t fcs_errors;
     uint64_t rx_overflows;
     uint64_t acks;
+    uint64_t per_losses;
+
+    /* the link model (medium-radio.c) */
+    double noise_floor_dbm;
+    QTAILQ_HEAD(, WifiLink) links;
+    unsigned n_links;
 };
 
 /* one transmission, airtime on (local with its retries, or remote) */
@@ -108,7 +147,7 @@ struct WifiTxJob {
     WifiJobPhase phase;
     int64_t due_ns;                     /* when the timer is due */
     WifiFrameMeta meta;
-    int32_t pos[3];
+    WifiSite site;                      /* the transmitter's */
     unsigned retry_limit, attempts;
     uint32_t backoff;                   /* slots */
     bool notify, on_air, collided, acked;
@@ -122,8 +161,9 @@ struct WifiTxJob {
 bool wifi_wants_ack(const uint8_t *frame);
 bool wifi_frame_has_ta(const uint8_t *frame, size_t len);
 WifiMediumClient *wifi_medium_local(WifiMedium *m, WifiMediumClient *from,
-                                    const int32_t *pos, const uint8_t *frame,
+                                    const WifiSite *site, const uint8_t *frame,
                                     size_t len, const WifiFrameMeta *meta);
+void wifi_client_site(WifiMediumClient *c, WifiSite *site);
 uint64_t wifi_random(WifiMedium *m);
 bool wifi_fcs_error(WifiMedium *m);
 void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
@@ -141,13 +181,21 @@ void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
 
 /* medium-link.c */
 bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr, uint32_t freq);
-uint16_t wifi_link_put(WifiMedium *m, const int32_t *pos, const uint8_t *frame,
-                       size_t len, const WifiFrameMeta *meta,
-                       uint16_t ack_seq);
-void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
+uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
+                       const uint8_t *frame, size_t len,
+                       const WifiFrameMeta *meta, uint16_t ack_seq);
+void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
                   const uint8_t *frame, size_t len, const WifiFrameMeta *meta);
 void wifi_arq_timer(void *opaque);
 void wifi_link_open(WifiMedium *m, Error **errp);
+
+/* medium-radio.c */
+void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
+               int8_t txpower_dbm, WifiMediumClient *rx, WifiPath *p);
+bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
+                        bool ofdm, bool short_preamble, size_t bytes);
+void wifi_links_init(WifiMedium *m);
+void wifi_medium_class_add_radio_props(ObjectClass *klass);
 
 /* pcap.c */
 void wifi_pcap_open(WifiMedium *m, Error **errp);
@@ -168,12 +216,12 @@ static inline void wifi_pcap_write(WifiMedium *m, int64_t ns,
  * ... and to the other processes, if the medium has a netdev: returns the
  * frame's sequence number on the netdev (@ack_seq for an ACK), 0 if none
  */
-static inline uint16_t wifi_link_send(WifiMedium *m, const int32_t *pos,
+static inline uint16_t wifi_link_send(WifiMedium *m, const WifiSite *site,
                                       const uint8_t *frame, size_t len,
                                       const WifiFrameMeta *meta,
                                       uint16_t ack_seq)
 {
-    return m->nic ? wifi_link_put(m, pos, frame, len, meta, ack_seq) : 0;
+    return m->nic ? wifi_link_put(m, site, frame, len, meta, ack_seq) : 0;
 }
 
 #endif

@@ -9,6 +9,7 @@
  */
 
 #include "qemu/osdep.h"
+#include <math.h>
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include "qemu/main-loop.h"
@@ -65,7 +66,7 @@ bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr,
  * a new air sequence number, an ACK the one of the frame it answers
  * (@ack_seq).  Returns the number (0: no netdev).
  */
-uint16_t wifi_link_put(WifiMedium *m, const int32_t *pos,
+uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
                        const uint8_t *frame, size_t len,
                        const WifiFrameMeta *meta, uint16_t ack_seq)
 {
@@ -93,7 +94,11 @@ uint16_t wifi_link_put(WifiMedium *m, const int32_t *pos,
     } else {
         af.seq = ++m->air_seq ? m->air_seq : ++m->air_seq;
     }
-    memcpy(af.pos, pos, sizeof(af.pos));
+    for (int i = 0; i < 3; i++) {
+        /* positions are within WIFI_POS_MAX_M: millimetres fit 32 bits */
+        af.pos_mm[i] = lround(site->pos[i] * 1000.0);
+    }
+    memcpy(af.radio, site->addr, sizeof(af.radio));
     n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af);
     qemu_send_packet(qemu_get_queue(m->nic), buf, n);
     return af.seq;
@@ -118,7 +123,7 @@ struct WifiArqFrame {
     uint16_t seq;
     unsigned tries;
     int64_t sent_ns;
-    int32_t pos[3];
+    WifiSite site;
     WifiFrameMeta meta;
     size_t len;
     uint8_t data[];
@@ -142,7 +147,7 @@ static void wifi_arq_free(WifiMedium *m, WifiArqFrame *a)
     g_free(a);
 }
 
-void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
+void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
                   const uint8_t *frame, size_t len,
                   const WifiFrameMeta *meta)
 {
@@ -164,7 +169,7 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const int32_t *pos,
     a->seq = seq;
     a->tries = 1;
     a->sent_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    memcpy(a->pos, pos, sizeof(a->pos));
+    a->site = *site;
     a->meta = *meta;
     a->len = len;
     memcpy(a->data, frame, len);
@@ -218,7 +223,7 @@ void wifi_arq_timer(void *opaque)
         trace_wifi_medium_arq(a->seq, a->tries, "sent again");
         wifi_pcap_write(m, now, a->data, a->len, &a->meta,
                         a->meta.txpower_dbm - 40);
-        a->seq = wifi_link_send(m, a->pos, a->data, a->len, &a->meta, 0);
+        a->seq = wifi_link_send(m, &a->site, a->data, a->len, &a->meta, 0);
         a->sent_ns = now;
         QTAILQ_INSERT_TAIL(&m->arq, a, next);
     }
@@ -239,6 +244,7 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
     WifiAirStatus st;
     WifiAirFrame af;
     WifiFrameMeta meta;
+    WifiSite site;
 
     if (!size) {
         /*
@@ -289,7 +295,11 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
 
         wifi_pcap_write(m, meta.tx_time_ns, af.frame, af.len, &meta,
                         af.txpower_dbm - 40);
-        acker = wifi_medium_local(m, NULL, af.pos, af.frame, af.len, &meta);
+        for (int i = 0; i < 3; i++) {
+            site.pos[i] = af.pos_mm[i] / 1000.0;
+        }
+        memcpy(site.addr, af.radio, sizeof(site.addr));
+        acker = wifi_medium_local(m, NULL, &site, af.frame, af.len, &meta);
         if (acker) {
             wifi_medium_ack(m, acker, af.frame, af.len, &meta,
                             meta.tx_time_ns, af.seq);

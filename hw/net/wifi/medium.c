@@ -25,22 +25,6 @@
 #include <zlib.h>
 #include "trace.h"
 
-/*
- * Received signal: free-space path loss at 2.4 GHz, 40 dB at 1 m plus
- * 20 dB per decade (Friis), distances below 1 m count as 1 m.
- */
-static int8_t wifi_signal(const int32_t *tx, const int32_t *rx,
-                          int8_t txpower)
-{
-    double dx = (double)tx[0] - rx[0];
-    double dy = (double)tx[1] - rx[1];
-    double dz = (double)tx[2] - rx[2];
-    double d = MAX(sqrt(dx * dx + dy * dy + dz * dz), 1.0);
-    double s = txpower - 40.0 - 20.0 * log10(d);
-
-    return MAX(s, -100.0);
-}
-
 static void wifi_medium_deliver(void *opaque)
 {
     WifiMediumClient *c = opaque;
@@ -140,14 +124,28 @@ bool wifi_frame_has_ta(const uint8_t *frame, size_t len)
     return len >= IEEE80211_TA_END && !ieee80211_is_ctrl(frame);
 }
 
+void wifi_client_site(WifiMediumClient *c, WifiSite *site)
+{
+    memcpy(site->pos, c->pos, sizeof(site->pos));
+    if (!c->ops->addr || !c->ops->addr(c, site->addr)) {
+        memset(site->addr, 0, sizeof(site->addr));
+    }
+}
+
 /*
  * Deliver to the local radios on the channel (except @from); returns the
- * radio that acknowledges it, if any.  A frame with a bad FCS reaches only
- * radios that ask for such frames, and nobody acknowledges it.
+ * radio that acknowledges it, if any.  Each receiver hears the frame with
+ * its own signal and SNR (wifi_path): not at all below the detection
+ * threshold or over a link switched off; with a bad FCS when noise
+ * (wifi_per) or the link's loss corrupts it.  A frame with a bad FCS
+ * reaches only radios that ask for such frames, and nobody acknowledges
+ * it; a receiver whose ACK back to a local sender is lost does not count
+ * as the acknowledger (the sender retries, the receiver drops the
+ * duplicate).
  */
 WifiMediumClient *wifi_medium_local(WifiMedium *m,
                                     WifiMediumClient *from,
-                                    const int32_t *pos,
+                                    const WifiSite *site,
                                     const uint8_t *frame, size_t len,
                                     const WifiFrameMeta *meta)
 {
@@ -155,27 +153,65 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m,
 
     QTAILQ_FOREACH(c, &m->clients, next) {
         WifiQueuedFrame *f;
+        WifiPath p;
+        bool bad;
 
         if (c == from || c->ops->freq(c) != meta->freq_mhz) {
             continue;
         }
-        if (meta->fcs_bad &&
-            (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c))) {
+        wifi_path(m, from, site, meta->txpower_dbm, c, &p);
+        if (!p.heard) {
+            continue;
+        }
+        bad = meta->fcs_bad ||
+              !wifi_path_survives(m, &p, meta->rate_500k, meta->ofdm,
+                                  meta->short_preamble,
+                                  len + IEEE80211_FCS_LEN);
+        if (bad && !meta->fcs_bad) {
+            c->stats.rx_errors++;
+            m->per_losses++;
+            trace_wifi_medium_rx_error(c->name, meta->freq_mhz, len,
+                                       meta->rate_500k,
+                                       lround(p.snr_db * 10));
+        }
+        if (bad && (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c))) {
             continue;
         }
         /* a radio that cannot take the frame does not acknowledge it */
         if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
             m->rx_overflows++;
+            c->stats.drops++;
             trace_wifi_medium_rx_overflow(c->name);
             continue;
         }
-        if (!meta->fcs_bad && !acker && wifi_wants_ack(frame) &&
+        if (!bad) {
+            c->stats.rx_frames++;
+            c->stats.rx_bytes += len;
+        }
+        if (!bad && !acker && wifi_wants_ack(frame) &&
             c->ops->acks(c, ieee80211_addr1(frame))) {
-            acker = c;
+            WifiPath back = { 0 };
+            WifiSite own;
+
+            /* the ACK has to make it back to a sender in this process */
+            wifi_client_site(c, &own);
+            if (from) {
+                wifi_path(m, c, &own, meta->txpower_dbm, from, &back);
+            }
+            if (!from || (back.heard &&
+                          wifi_path_survives(m, &back,
+                              wifi_ack_rate(meta->rate_500k, meta->ofdm),
+                              meta->ofdm, meta->short_preamble,
+                              WIFI_ACK_BYTES))) {
+                acker = c;
+            } else {
+                trace_wifi_medium_ack_lost(c->name, from->name);
+            }
         }
         f = g_malloc(sizeof(*f) + len);
         f->meta = *meta;
-        f->meta.signal_dbm = wifi_signal(pos, c->pos, meta->txpower_dbm);
+        f->meta.fcs_bad = bad;
+        f->meta.signal_dbm = MIN(MAX(lround(p.signal_dbm), -128), 127);
         f->len = len;
         memcpy(f->data, frame, len);
         QSIMPLEQ_INSERT_TAIL(&c->rxq, f, next);
@@ -211,6 +247,7 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                      uint16_t ack_seq)
 {
     uint8_t ack[WIFI_ACK_LEN] = { IEEE80211_FC0_ACK, 0x00 };
+    WifiSite site;
     WifiFrameMeta meta = {
         .freq_mhz = dm->freq_mhz,
         .txpower_dbm = dm->txpower_dbm,
@@ -240,9 +277,10 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
     }
     wifi_pcap_write(m, meta.tx_time_ns, ack, sizeof(ack), &meta,
                     meta.txpower_dbm - 40);
-    wifi_medium_local(m, acker, acker->pos, ack, sizeof(ack), &meta);
+    wifi_client_site(acker, &site);
+    wifi_medium_local(m, acker, &site, ack, sizeof(ack), &meta);
     /* the ACK of a frame from another process names it: see wifi_arq */
-    wifi_link_send(m, acker->pos, ack, sizeof(ack), &meta, ack_seq);
+    wifi_link_send(m, &site, ack, sizeof(ack), &meta, ack_seq);
 }
 
 bool wifi_medium_paced(WifiMediumClient *c)
@@ -262,6 +300,7 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     WifiMedium *m = from->medium;
     WifiMediumClient *acker;
     WifiFrameMeta fm = *meta;
+    WifiSite site;
     uint16_t seq;
     bool acked;
 
@@ -273,12 +312,15 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
         return false;           /* alone on its own air */
     }
     m->frames++;
+    from->stats.tx_frames++;
+    from->stats.tx_bytes += len;
     fm.fcs_bad = wifi_fcs_error(m);
+    wifi_client_site(from, &site);
     trace_wifi_medium_tx(from->name, meta->freq_mhz, len, meta->rate_500k);
     wifi_pcap_write(m, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), frame, len,
                     &fm, meta->txpower_dbm - 40);
-    acker = wifi_medium_local(m, from, from->pos, frame, len, &fm);
-    seq = wifi_link_send(m, from->pos, frame, len, &fm, 0);
+    acker = wifi_medium_local(m, from, &site, frame, len, &fm);
+    seq = wifi_link_send(m, &site, frame, len, &fm, 0);
     acked = acker;
     if (acker) {
         wifi_medium_ack(m, acker, frame, len, &fm,
@@ -286,7 +328,7 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     } else if (m->nic && !fm.fcs_bad && wifi_wants_ack(frame)) {
         acked = wifi_remote_acks(m, ieee80211_addr1(frame), meta->freq_mhz);
         if (acked) {
-            wifi_arq_add(m, seq, from->pos, frame, len, &fm);
+            wifi_arq_add(m, seq, &site, frame, len, &fm);
         }
     }
     return acked;
@@ -300,6 +342,7 @@ WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
     WifiTxResult r = { 0 };
     unsigned limit = MAX(retry_limit, 1);
 
+    c->txpower_dbm = meta->txpower_dbm;
     meta->airtime_us = wifi_airtime_us(len + IEEE80211_FCS_LEN,
                                        meta->rate_500k, meta->ofdm,
                                        meta->short_preamble);
@@ -314,6 +357,7 @@ WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
     do {
         if (r.attempts) {
             frame[1] |= IEEE80211_FC1_RETRY;
+            c->stats.tx_retries++;
         }
         r.attempts++;
         r.acked = wifi_medium_send(c, frame, len, meta);
@@ -328,6 +372,7 @@ void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
                         DeviceState *owner)
 {
     c->medium = m;
+    c->txpower_dbm = WIFI_TXPOWER_DEFAULT_DBM;
     QSIMPLEQ_INIT(&c->rxq);
     c->rxq_len = 0;
     QSIMPLEQ_INIT(&c->txq);
@@ -375,6 +420,7 @@ static void wifi_medium_init(Object *obj)
     QTAILQ_INIT(&m->clients);
     QTAILQ_INIT(&m->on_air);
     QTAILQ_INIT(&m->arq);
+    wifi_links_init(m);
     m->arq_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_arq_timer, m);
     qemu_guest_getrandom_nofail(&m->sender_id, sizeof(m->sender_id));
     qemu_guest_getrandom_nofail(m->link_mac, sizeof(m->link_mac));
@@ -506,6 +552,9 @@ static const WifiMediumCounter wifi_medium_counters[] = {
       "queue was full (the radio does not acknowledge them)" },
     { "acks", offsetof(WifiMedium, acks),
       "read-only: ACK frames the local radios sent" },
+    { "rx-errors", offsetof(WifiMedium, per_losses),
+      "read-only: receptions by local radios lost to noise (the frame "
+      "error rate at their SNR) or to a link's loss" },
     { "remote-resent", offsetof(WifiMedium, arq_resent),
       "read-only: frames to stations in other processes sent again "
       "because their ACK did not come back" },
@@ -517,6 +566,7 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
 
     uc->can_be_deleted = wifi_medium_can_be_deleted;
     uc->complete = wifi_medium_complete;
+    wifi_medium_class_add_radio_props(klass);
     object_class_property_add(klass, "netdev", "str", wifi_medium_get_str,
                               wifi_medium_set_str, NULL,
                               (void *)offsetof(WifiMedium, netdev));

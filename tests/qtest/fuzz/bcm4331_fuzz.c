@@ -248,7 +248,8 @@ static void peer_frame(const uint8_t *f, size_t len, uint8_t flags)
                           : cck_rates[(flags >> 4) & 3]);
     stl_be_p(h + 20, 100);
     stq_be_p(h + 24, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
-    stl_be_p(h + 32, 3);                            /* 3 m away */
+    stl_be_p(h + 32, 3000);                         /* 3 m away (mm) */
+    memcpy(h + 48, peer_mac, 6);                    /* its radio */
     stw_be_p(h + 44, len);
     memcpy(h + WIFI_AIR_HDR_LEN, f, len);
     qemu_send_packet(peer_nc, buf, WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + len);

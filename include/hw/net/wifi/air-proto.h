@@ -6,18 +6,23 @@
  *
  *   Ethernet: dst ff:ff:ff:ff:ff:ff, src = the medium's address,
  *             EtherType 0x88B5 (IEEE 802 local experimental 1)
- *   header (48 bytes, big endian):
- *     0  u8  version (1)          1  u8  flags (bit 0 OFDM, bit 1 short
- *     2  u16 header length (48)          preamble, bit 2 FCS bad)
+ *   header (56 bytes, big endian):
+ *     0  u8  version (2)          1  u8  flags (bit 0 OFDM, bit 1 short
+ *     2  u16 header length (56)          preamble, bit 2 FCS bad)
  *     4  u64 sender id (random per medium instance)
  *    12  u32 frequency, MHz      16  s8  transmit power, dBm
  *    17  u8  reserved (0)        18  u16 rate, 500 kb/s units
  *    20  u32 airtime, us         24  s64 sender's virtual time, ns
- *    32  s32 x, y, z position of the transmitter, metres (3 x 4 bytes)
+ *    32  s32 x, y, z position of the transmitter, millimetres (3 x 4)
  *    44  u16 802.11 frame length 46  u16 air sequence (0: none): a
  *                                        transmission's number, or in an
  *                                        ACK the number of the frame it
  *                                        acknowledges
+ *    48  6 bytes: the transmitting radio's own address (zero: unknown;
+ *        the links of wifi-link-set name radios by it)
+ *    54  u16 reserved (0)
+ * Version 1 (48 bytes, positions in whole metres, no radio address) is
+ * not accepted: processes on one air run the same version.
  *   then the 802.11 frame (no FCS).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -27,8 +32,8 @@
 #define HW_NET_WIFI_AIR_PROTO_H
 
 #define WIFI_AIR_ETHERTYPE      0x88b5
-#define WIFI_AIR_VERSION        1
-#define WIFI_AIR_HDR_LEN        48
+#define WIFI_AIR_VERSION        2
+#define WIFI_AIR_HDR_LEN        56
 #define WIFI_AIR_ETH_LEN        14
 #define WIFI_AIR_FRAME_MAX      2352    /* = WIFI_MAX_FRAME */
 #define WIFI_AIR_F_OFDM         0x01
@@ -46,7 +51,8 @@ typedef struct WifiAirFrame {
     bool fcs_bad;               /* corrupted: only monitors asking see it */
     uint32_t airtime_us;
     int64_t tx_time_ns;
-    int32_t pos[3];
+    int32_t pos_mm[3];          /* position, millimetres */
+    uint8_t radio[6];           /* transmitting radio's address */
     uint16_t seq;               /* air sequence (see above) */
     const uint8_t *frame;       /* points into the decoded buffer */
     size_t len;

@@ -47,6 +47,24 @@ typedef struct WifiFrameMeta {
 
 typedef struct WifiMediumClient WifiMediumClient;
 
+/* where a transmission comes from, for the link model */
+typedef struct WifiSite {
+    double pos[3];              /* metres */
+    uint8_t addr[6];            /* the radio's own address (zero: unknown) */
+} WifiSite;
+
+/* what one radio did on the air (query-wifi-air) */
+typedef struct WifiRadioStats {
+    uint64_t tx_frames;         /* transmissions, retransmissions included */
+    uint64_t tx_bytes;
+    uint64_t tx_retries;        /* retransmissions */
+    uint64_t collisions;        /* own transmissions lost to a collision */
+    uint64_t rx_frames;         /* frames received intact */
+    uint64_t rx_bytes;
+    uint64_t rx_errors;         /* heard, but lost to noise or link loss */
+    uint64_t drops;             /* not taken: the receive queue was full */
+} WifiRadioStats;
+
 typedef struct WifiMediumClientOps {
     /* frequency the radio listens on now; 0 = radio off */
     uint32_t (*freq)(WifiMediumClient *c);
@@ -61,6 +79,11 @@ typedef struct WifiMediumClientOps {
      * meta->fcs_bad set.
      */
     bool (*wants_bad_fcs)(WifiMediumClient *c);
+    /*
+     * Optional: the radio's own address now (the one it acknowledges),
+     * which links (wifi-link-set) may name it by; false if it has none.
+     */
+    bool (*addr)(WifiMediumClient *c, uint8_t *addr);
     /*
      * Optional, airtime on: the exchange of a frame queued with @notify
      * ended after @attempts transmissions (called from a timer).
@@ -104,7 +127,9 @@ struct WifiMediumClient {
     void *opaque;
     WifiMedium *medium;
     const char *name;
-    int32_t pos[3];             /* position, metres */
+    double pos[3];              /* position, metres (wifi_radio_class_add_pos) */
+    int8_t txpower_dbm;         /* of its last transmission */
+    WifiRadioStats stats;
     QTAILQ_ENTRY(WifiMediumClient) next;
     QSIMPLEQ_HEAD(, WifiQueuedFrame) rxq;
     unsigned rxq_len;
@@ -113,6 +138,9 @@ struct WifiMediumClient {
     QSIMPLEQ_HEAD(, WifiTxJob) txq;
     unsigned txq_len;
 };
+
+/* a radio's transmit power until it sends its first frame */
+#define WIFI_TXPOWER_DEFAULT_DBM 20
 
 /* frames one radio may have waiting for the channel (airtime on) */
 #define WIFI_TX_QUEUE_MAX       64
@@ -159,6 +187,18 @@ WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
                                   size_t len, WifiFrameMeta *meta,
                                   unsigned retry_limit, bool notify,
                                   WifiTxResult *result);
+
+/*
+ * Positions: a radio device's "x", "y", "z" properties (metres, decimals
+ * allowed, settable while the guest runs: qom-set or wifi-radio-move).
+ * @client_offset: where the device keeps its WifiMediumClient.
+ */
+#define WIFI_POS_MAX_M          1e6
+void wifi_radio_class_add_pos(ObjectClass *klass, size_t client_offset,
+                              const char *desc);
+
+/* the channel's noise floor, dBm (property noise-floor) */
+double wifi_medium_noise_floor(WifiMediumClient *c);
 
 /* Does the air take real time (property airtime=on)? */
 bool wifi_medium_paced(WifiMediumClient *c);
