@@ -69,6 +69,17 @@ static uint8_t ofdm_rate_code(uint16_t rate)
     return 0;
 }
 
+/*
+ * The rate of the PLCP header at @plcp (OFDM or CCK): 500 kb/s units, 0
+ * for a code the PHY does not know
+ */
+static uint16_t d11_plcp_rate(const uint8_t *plcp, bool ofdm)
+{
+    uint16_t rate = ofdm ? ofdm_code_rate[plcp[0] & 0xf] : plcp[0] / 5;
+
+    return ofdm || ieee80211_rate_is_cck(rate) ? rate : 0;
+}
+
 /* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
 
 /*
@@ -131,6 +142,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     uint32_t freq;
     WifiTxResult r;
     WifiFrameMeta m;
+    uint8_t fb_ft;
 
     /*
      * The firmware reads the TX header and the frame's sequence field at
@@ -176,12 +188,29 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
             return;
         }
     }
-    m.rate_500k = m.ofdm ? ofdm_code_rate[buf[D11_TXH_PLCP] & 0xf]
-                         : buf[D11_TXH_PLCP] / 5;
-    if (!m.rate_500k || (!m.ofdm && !ieee80211_rate_is_cck(m.rate_500k))) {
+    m.rate_500k = d11_plcp_rate(buf + D11_TXH_PLCP, m.ofdm);
+    if (!m.rate_500k) {
         /* unknown code: the PHY sends 1 Mb/s */
         m.rate_500k = IEEE80211_RATE_1M;
         m.ofdm = false;
+    }
+    /*
+     * The fallback rate (b43_calc_fallback_rate(): a step down) once the
+     * firmware's fallback limit of attempts at the main rate is used up
+     * (B43_SHM_SH_SFFBLIM/LFFBLIM, which b43 sets to 3 and 2)
+     */
+    fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
+    if (fb_ft == D11_TXH_EFT_FB_CCK || fb_ft == D11_TXH_EFT_FB_OFDM) {
+        m.fallback_ofdm = fb_ft == D11_TXH_EFT_FB_OFDM;
+        m.fallback_rate_500k = d11_plcp_rate(buf + D11_TXH_PLCP_FB,
+                                             m.fallback_ofdm);
+        m.fallback_after = MIN(d11_shm_read16(x->mac,
+                                   (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
+                                   D11_SHM_SH_LFFBLIM : D11_SHM_SH_SFFBLIM),
+                               UINT8_MAX);
+        if (!m.fallback_rate_500k || !m.fallback_after) {
+            m.fallback_after = 0;           /* no (known) fallback */
+        }
     }
     freq = m.freq_mhz = bcm_phy_radio_freq(x->phy);
     limit = d11_scratch(x->mac, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?

@@ -178,6 +178,7 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
         return;
     }
     j->attempts++;
+    wifi_meta_for_attempt(&j->meta, j->attempts, j->len);
     if (j->attempts > 1) {
         j->data[1] |= 0x08;         /* retry bit on retransmissions */
         j->from->stats.tx_retries++;

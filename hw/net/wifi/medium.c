@@ -334,6 +334,18 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     return acked;
 }
 
+void wifi_meta_for_attempt(WifiFrameMeta *meta, unsigned attempt, size_t len)
+{
+    if (meta->fallback_after && attempt > meta->fallback_after &&
+        meta->fallback_rate_500k) {
+        meta->rate_500k = meta->fallback_rate_500k;
+        meta->ofdm = meta->fallback_ofdm;
+        meta->airtime_us = wifi_airtime_us(len + IEEE80211_FCS_LEN,
+                                           meta->rate_500k, meta->ofdm,
+                                           meta->short_preamble);
+    }
+}
+
 WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
                                   size_t len, WifiFrameMeta *meta,
                                   unsigned retry_limit, bool notify,
@@ -360,6 +372,7 @@ WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
             c->stats.tx_retries++;
         }
         r.attempts++;
+        wifi_meta_for_attempt(meta, r.attempts, len);
         r.acked = wifi_medium_send(c, frame, len, meta);
     } while (!r.acked && r.attempts < limit);
     if (result) {

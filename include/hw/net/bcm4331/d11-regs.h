@@ -183,6 +183,8 @@ REG16(D11_POWERUP_DELAY, 0x6a8)
 #define D11_SHM_SH_UCODETIME    0x0006
 #define D11_SHM_SH_UCODESTAT    0x0040
 #define D11_SHM_SH_FWCAPA       0x0042
+#define D11_SHM_SH_SFFBLIM      0x0044  /* short frame: attempts before */
+#define D11_SHM_SH_LFFBLIM      0x0046  /* ... long: the fallback rate */
 #define D11_SHM_SH_KTP          0x0056
 #define D11_SHM_SH_CHAN         0x00a0
 #define D11_UCODESTAT_ACTIVE    2
@@ -291,6 +293,11 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_LEN             118
 #define D11_TXH_MAC_CTL         0x00
 #define D11_TXH_PHY_CTL         0x08
+#define D11_TXH_EXTRA_FT        0x14    /* u8: fallback encodings */
+#define D11_TXH_EFT_FB_MASK     0x03    /* the data fallback's: */
+#define D11_TXH_EFT_FB_CCK      0x00
+#define D11_TXH_EFT_FB_OFDM     0x01
+#define D11_TXH_PLCP_FB         0x36    /* fallback PLCP header (6 bytes) */
 #define D11_TXH_COOKIE          0x4c
 #define D11_TXH_PLCP            0x70
 #define D11_TXH_MAC_ACK         0x00000001

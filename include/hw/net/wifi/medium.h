@@ -43,6 +43,13 @@ typedef struct WifiFrameMeta {
     uint32_t airtime_us;        /* duration on the air */
     int64_t tx_time_ns;         /* virtual time the transmission started */
     bool fcs_bad;               /* corrupted on the air (receivers only) */
+    /*
+     * Senders only: after @fallback_after attempts at rate_500k, the
+     * retransmissions go at @fallback_rate_500k (0 attempts: no fallback)
+     */
+    uint8_t fallback_after;
+    bool fallback_ofdm;
+    uint16_t fallback_rate_500k;
 } WifiFrameMeta;
 
 typedef struct WifiMediumClient WifiMediumClient;
@@ -171,7 +178,8 @@ typedef struct WifiTxResult {
  * Transmit @frame (an MPDU without FCS) from @c, the one call of every
  * sender.  The medium fills in meta->airtime_us (from the length, rate and
  * preamble) and, for a frame to a unicast address with @retry_limit > 1,
- * sends it again (retry bit set in @frame) until a radio acknowledges it
+ * sends it again (retry bit set in @frame; at the fallback rate once
+ * meta->fallback_after attempts were made) until a radio acknowledges it
  * or @retry_limit attempts were made.
  *
  * Airtime off (wifi_medium_paced() false): all of it happens before the
@@ -199,6 +207,12 @@ void wifi_radio_class_add_pos(ObjectClass *klass, size_t client_offset,
 
 /* the channel's noise floor, dBm (property noise-floor) */
 double wifi_medium_noise_floor(WifiMediumClient *c);
+
+/*
+ * @meta for attempt number @attempt (1 = the first) of a frame of @len
+ * bytes: the fallback rate and its airtime from attempt fallback_after + 1
+ */
+void wifi_meta_for_attempt(WifiFrameMeta *meta, unsigned attempt, size_t len);
 
 /* Does the air take real time (property airtime=on)? */
 bool wifi_medium_paced(WifiMediumClient *c);
