@@ -570,11 +570,232 @@ static void test_remote_arq(void)
     peer_close(&a, &peer);
 }
 
+/* ---- QMP control of the air: links, noise, positions (qapi/wifi.json) --- */
+
+static void shm_w16(Card *c, uint32_t b, uint16_t v)
+{
+    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+}
+
+/* a QMP command (a literal) that must succeed, or fail */
+#define air_qmp_ok(a, cmd) do {                                       \
+        QDict *r_ = qtest_qmp((a)->qts, cmd);                         \
+        g_assert_false(qdict_haskey(r_, "error"));                    \
+        qobject_unref(r_);                                            \
+    } while (0)
+#define air_qmp_err(a, cmd) do {                                      \
+        QDict *r_ = qtest_qmp((a)->qts, cmd);                         \
+        g_assert_true(qdict_haskey(r_, "error"));                     \
+        qobject_unref(r_);                                            \
+    } while (0)
+
+/* the frame count and the ACK bit of @c's next TX status */
+static unsigned sent(Card *c, bool *acked)
+{
+    uint32_t s;
+
+    g_assert_true(wait_reason(c, 0x20000000));
+    s = txstat(c);
+    *acked = (s & 3) == 3;
+    return (s >> 12) & 0xf;
+}
+
+/* query-wifi-air: the link from @from to @to */
+static QDict *air_link(Air *a, QDict **resp, const char *from, const char *to)
+{
+    QList *media, *links;
+    QListEntry *e;
+
+    *resp = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
+    media = qdict_get_qlist(*resp, "return");
+    g_assert_cmpuint(qlist_size(media), ==, 1);
+    links = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)), "links");
+    QLIST_FOREACH_ENTRY(links, e) {
+        QDict *l = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(l, "from"), from) &&
+            !strcmp(qdict_get_str(l, "to"), to)) {
+            return l;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* query-wifi-air: counter @name of radio @radio */
+static int64_t air_radio(Air *a, const char *radio, const char *name)
+{
+    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
+    QList *media = qdict_get_qlist(r, "return");
+    QList *radios = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)),
+                                    "radios");
+    QListEntry *e;
+    int64_t v = -1;
+
+    QLIST_FOREACH_ENTRY(radios, e) {
+        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(d, "name"), radio)) {
+            v = qdict_get_int(d, name);
+        }
+    }
+    qobject_unref(r);
+    g_assert_cmpint(v, >=, 0);
+    return v;
+}
+
+/*
+ * Two cards 0 m apart (SNR 73 dB at 18 dBm, noise floor -95 dBm): a link
+ * set by MAC address switches them off from each other, an attenuation
+ * gives them an SNR where 54 Mb/s never gets through and 6 Mb/s always
+ * does, the fallback rate saves a 54 Mb/s frame after the fallback limit,
+ * a move 3 km away shows in the signal the receiver reports, and the
+ * counters and the SNR read back over QMP.
+ */
+static void test_link_control(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[1500], rx[D11_RX_FW598_BUFSIZE];
+    uint32_t cdb;
+    size_t len;
+    bool acked;
+    QDict *resp, *l;
+
+    air_open(&a, 2, NULL, NULL);
+    len = frame(f, B->mac, A->mac, 1000);
+    post(&a, A, f, len, true, 0xc, true);                   /* 54 Mb/s */
+    g_assert_cmpuint(sent(A, &acked), ==, 1);
+    g_assert_true(acked);
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+
+    /* switched off (named by MAC): nobody hears, all 4 attempts wasted */
+    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+               "'a': '02:00:00:00:00:01', 'b': '02:00:00:00:00:02', "
+               "'enabled': false } }");
+    post(&a, A, f, len, true, 0xc, true);
+    g_assert_cmpuint(sent(A, &acked), ==, 4);
+    g_assert_false(acked);
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    l = air_link(&a, &resp, "card0", "card1");
+    g_assert_false(qdict_get_bool(l, "heard"));
+    g_assert_true(qdict_get_bool(l, "configured"));
+    qobject_unref(resp);
+
+    /* on again, 98 dB apart (by name): SNR 18 - 98 + 95 = 15 dB */
+    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+               "'a': 'card1', 'b': 'card0', 'enabled': true, "
+               "'attenuation': 98 } }");
+    l = air_link(&a, &resp, "card1", "card0");
+    g_assert_cmpfloat(qdict_get_double(l, "snr"), ==, 15.0);
+    g_assert_cmpfloat(qdict_get_double(l, "signal"), ==, -80.0);
+    g_assert_true(qdict_get_bool(l, "heard"));
+    qobject_unref(resp);
+    post(&a, A, f, len, true, 0xc, true);                   /* 54: lost */
+    g_assert_cmpuint(sent(A, &acked), ==, 4);
+    g_assert_false(acked);
+    g_assert_cmpint(air_radio(&a, "card1", "rx-errors"), ==, 4);
+    post(&a, A, f, len, true, 0xb, true);                   /* 6: fine */
+    g_assert_cmpuint(sent(A, &acked), ==, 1);
+    g_assert_true(acked);
+    g_assert_cmphex(rx_cd(B), ==, 0x20);
+    qtest_memread(a.qts, B->rxbuf + 2400, rx, sizeof(rx));
+    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -80);
+
+    /*
+     * 54 Mb/s with a 6 Mb/s fallback after 2 attempts (LFFBLIM), the
+     * header's fallback fields as b43 fills them
+     */
+    shm_w16(A, D11_SHM_SH_LFFBLIM, 2);
+    {
+        uint8_t h[D11_TXH_LEN] = { 0 };
+        unsigned slot = A->txslot;
+        uint64_t hb = A->txbuf + slot * 4096;
+
+        stl_le_p(h, 0x3);
+        stw_le_p(h + D11_TXH_PHY_CTL, 1);
+        stw_le_p(h + D11_TXH_COOKIE, (2 << 12) | slot);
+        h[D11_TXH_PLCP] = 0xc;
+        h[D11_TXH_EXTRA_FT] = D11_TXH_EFT_FB_OFDM;
+        h[D11_TXH_PLCP_FB] = 0xb;
+        qtest_memwrite(a.qts, hb, h, sizeof(h));
+        qtest_memwrite(a.qts, hb + 256, f, len);
+        desc(&a, A->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
+        desc(&a, A->txring + 16 * (slot + 1),
+             D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len, hb + 256);
+        A->txslot = slot + 2;
+        wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
+    }
+    g_assert_cmpuint(sent(A, &acked), ==, 3);               /* 54, 54, 6 */
+    g_assert_true(acked);
+
+    /* the links forgotten; B 3 km away: -91.5 dBm, SNR 3.5 dB */
+    air_qmp_ok(&a, "{ 'execute': 'wifi-link-clear' }");
+    air_qmp_ok(&a, "{ 'execute': 'wifi-radio-move', 'arguments': { "
+               "'radio': 'card1', 'x': 3000, 'y': 0, 'z': 0 } }");
+    cdb = rx_cd(B);
+    len = frame(f, B->mac, A->mac, 100);
+    post(&a, A, f, len, true, 10, false);                   /* 1 Mb/s */
+    g_assert_cmpuint(sent(A, &acked), ==, 1);
+    g_assert_true(acked);
+    g_assert_cmphex(rx_cd(B), ==, cdb + 0x10);
+    qtest_memread(a.qts, B->rxbuf + 2400 * (cdb / 0x10), rx, sizeof(rx));
+    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -92);
+    l = air_link(&a, &resp, "card0", "card1");
+    g_assert_cmpfloat(qdict_get_double(l, "distance"), ==, 3000.0);
+    g_assert_false(qdict_get_bool(l, "configured"));
+    qobject_unref(resp);
+    /* qom-get sees the move; decimals; the noise floor */
+    air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
+               "'path': '/machine/peripheral/card1', 'property': 'y', "
+               "'value': 0.25 } }");
+    resp = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': { "
+                     "'path': '/machine/peripheral/card1', 'property': 'x' } }");
+    g_assert_cmpfloat(qdict_get_double(resp, "return"), ==, 3000.0);
+    qobject_unref(resp);
+    air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
+               "'path': '/objects/air0', 'property': 'noise-floor', "
+               "'value': -60 } }");
+    l = air_link(&a, &resp, "card0", "card1");
+    g_assert_false(qdict_get_bool(l, "heard"));     /* -91.5 < -60 - 5 */
+    qobject_unref(resp);
+    post(&a, A, f, len, true, 10, false);
+    g_assert_cmpuint(sent(A, &acked), ==, 4);
+    g_assert_false(acked);
+    g_assert_cmpint(air_radio(&a, "card0", "tx-retries"), >=, 9);
+    g_assert_cmpint(air_radio(&a, "card1", "rx-frames"), ==, 4);
+
+    /* what is refused */
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+                "'a': 'card0', 'b': 'card1', 'loss': 1.5 } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+                "'a': 'card0', 'b': 'card1', 'attenuation': -3 } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+                "'medium': 'nope', 'a': 'card0', 'b': 'card1' } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+                "'a': '', 'b': 'card1' } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-clear', 'arguments': { "
+                "'a': 'card0' } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-link-clear', 'arguments': { "
+                "'a': 'card0', 'b': 'card1' } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-radio-move', 'arguments': { "
+                "'radio': 'card1', 'x': 1e7, 'y': 0, 'z': 0 } }");
+    air_qmp_err(&a, "{ 'execute': 'wifi-radio-move', 'arguments': { "
+                "'radio': 'nobody', 'x': 0, 'y': 0, 'z': 0 } }");
+    air_qmp_err(&a, "{ 'execute': 'qom-set', 'arguments': { "
+                "'path': '/objects/air0', 'property': 'noise-floor', "
+                "'value': 10 } }");
+    air_qmp_err(&a, "{ 'execute': 'query-wifi-air', 'arguments': { "
+                "'medium': 'nope' } }");
+    air_close(&a, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
     qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
+    qtest_add_func("/bcm4331/medium/link-control", test_link_control);
     qtest_add_func("/bcm4331/medium/airtime", test_airtime);
     qtest_add_func("/bcm4331/medium/tx-fifo", test_tx_fifo);
     qtest_add_func("/bcm4331/medium/tx-fifo-migration",

@@ -127,8 +127,9 @@ static inline GString *air_cmdline(const AirOpts *o, int ncards,
         g_string_append_printf(cmd, " %s", o->more);
     }
     for (int i = 0; i < ncards; i++) {
-        g_string_append_printf(cmd, " -device bcm4331,addr=%02x.0,medium=air0,"
-                               "mac=02:00:00:00:00:%02x%s", 4 + i, i + 1,
+        g_string_append_printf(cmd, " -device bcm4331,id=card%d,addr=%02x.0,"
+                               "medium=air0,mac=02:00:00:00:00:%02x%s", i,
+                               4 + i, i + 1,
                                extra && i == ncards - 1 ? extra : "");
     }
     return cmd;

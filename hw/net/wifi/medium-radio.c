@@ -475,7 +475,8 @@ void qmp_wifi_link_set(const char *medium, const char *a, const char *b,
             return;
         }
         l->enabled = true;
-        QTAILQ_INSERT_TAIL(&m->links, l, next);
+        /* first in the list: of two links naming one pair, the newer wins */
+        QTAILQ_INSERT_HEAD(&m->links, l, next);
         m->n_links++;
     }
     if (has_attenuation) {
