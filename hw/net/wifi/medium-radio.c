@@ -129,7 +129,7 @@ void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
 /* a uniform draw in [0, 1) from the medium's deterministic generator */
 static double wifi_uniform(WifiMedium *m)
 {
-    return (wifi_random(m) >> 11) * 0x1.0p-53;
+    return ldexp(wifi_random(m) >> 11, -53);
 }
 
 bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
@@ -139,7 +139,7 @@ bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
                                 bytes)) * (1.0 - p->loss);
 
     if (ok >= 1.0) {
-        return true;            /* no draw: runs without loss stay as they were */
+        return true;    /* no draw: runs without loss stay as they were */
     }
     if (ok <= 0.0) {
         return false;

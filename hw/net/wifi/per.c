@@ -130,9 +130,9 @@ static double wifi_dsss_success(uint16_t rate_500k, double snr, double bits)
         } else if (snr < WIFI_SIR_IMPOSSIBLE) {
             ber = 0.5;
         } else {
-            ber = 5.3681634344056195e-01 *
-                  exp(-pow((snr - 3.3092430025608586e-03) /
-                           4.1654372361004000e-01, 1.0288981434358866e+00));
+            ber = 0.53681634344056195 *
+                  exp(-pow((snr - 0.0033092430025608586) /
+                           0.41654372361004000, 1.0288981434358866));
         }
         break;
     default:                    /* CCK 11 */
@@ -141,10 +141,10 @@ static double wifi_dsss_success(uint16_t rate_500k, double snr, double bits)
         } else if (snr < WIFI_SIR_IMPOSSIBLE) {
             ber = 0.5;
         } else {
-            ber = (7.9056742265333456e-03 * snr * snr -
-                   1.8397449399176360e-01 * snr + 1.0740689468707241e+00) /
-                  (snr * snr * snr + 1.0523316904502553e+00 * snr * snr +
-                   3.0552298746496687e-01 * snr + 2.2032715128698435e+00);
+            ber = (0.0079056742265333456 * snr * snr -
+                   0.18397449399176360 * snr + 1.0740689468707241) /
+                  (snr * snr * snr + 1.0523316904502553 * snr * snr +
+                   0.30552298746496687 * snr + 2.2032715128698435);
         }
         break;
     }

@@ -134,7 +134,7 @@ struct WifiMediumClient {
     void *opaque;
     WifiMedium *medium;
     const char *name;
-    double pos[3];              /* position, metres (wifi_radio_class_add_pos) */
+    double pos[3];              /* metres (wifi_radio_class_add_pos) */
     int8_t txpower_dbm;         /* of its last transmission */
     WifiRadioStats stats;
     QTAILQ_ENTRY(WifiMediumClient) next;
