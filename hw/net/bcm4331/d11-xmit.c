@@ -37,17 +37,25 @@
  * The TX status of frame @cookie: @attempts transmissions (0: never sent,
  * the firmware dropped it), @acked, the frame's sequence number @seq.
  */
-static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
-                              unsigned attempts, bool acked, uint16_t seq)
+static void d11_txstat_report_rts(D11Xmit *x, uint16_t cookie,
+                                  unsigned attempts, unsigned rts,
+                                  bool acked, uint16_t seq)
 {
     uint32_t w0 = 0, w1 = 0;
 
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, VALID, 1);
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, ACKED, acked);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, RTS_COUNT, MIN(rts, 15));
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, MIN(attempts, 15));
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, COOKIE, cookie);
     w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, seq);
     d11_txstat_push(x->mac, w0, w1);
+}
+
+static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
+                              unsigned attempts, bool acked, uint16_t seq)
+{
+    d11_txstat_report_rts(x, cookie, attempts, 0, acked, seq);
 }
 
 /* ------------------------------------------------------------------ */
@@ -199,6 +207,27 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
      * firmware's fallback limit of attempts at the main rate is used up
      * (B43_SHM_SH_SFFBLIM/LFFBLIM, which b43 sets to 3 and 2)
      */
+    /*
+     * RTS or CTS-to-self before the frame (airtime on): the frame b43
+     * wrote into the header, at the header's RTS rate
+     */
+    if (mac_ctl & (D11_TXH_MAC_SENDRTS | D11_TXH_MAC_SENDCTS)) {
+        uint8_t ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_RTS_MASK;
+
+        m.prot = (mac_ctl & D11_TXH_MAC_SENDRTS) ? WIFI_PROT_RTS
+                                                  : WIFI_PROT_CTS;
+        m.prot_ofdm = ft == D11_TXH_EFT_RTS_OFDM;
+        m.prot_rate_500k = d11_plcp_rate(buf + D11_TXH_PHY_RATE_RTS,
+                                         m.prot_ofdm);
+        if (!m.prot_rate_500k ||
+            (ft != D11_TXH_EFT_RTS_CCK && ft != D11_TXH_EFT_RTS_OFDM)) {
+            m.prot_rate_500k = IEEE80211_RATE_1M;
+            m.prot_ofdm = false;
+        }
+        memcpy(m.prot_frame, buf + D11_TXH_RTS_FRAME, WIFI_RTS_LEN);
+        m.prot_limit = MIN(MAX(d11_scratch(x->mac, D11_SHM_SC_SRLIMIT), 1),
+                           15);
+    }
     fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
     if (fb_ft == D11_TXH_EFT_FB_CCK || fb_ft == D11_TXH_EFT_FB_OFDM) {
         m.fallback_ofdm = fb_ft == D11_TXH_EFT_FB_OFDM;
@@ -395,8 +424,7 @@ static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
 }
 
 /* airtime on: the exchange of the oldest frame in the TX FIFO is over */
-static void d11_air_tx_done(WifiMediumClient *c, bool acked,
-                            unsigned attempts)
+static void d11_air_tx_done(WifiMediumClient *c, const WifiTxResult *r)
 {
     D11Xmit *x = c->opaque;
     D11TxPending *p;
@@ -409,8 +437,8 @@ static void d11_air_tx_done(WifiMediumClient *c, bool acked,
     x->tx_fifo_count--;
     d11_dma_tx_fifo_full(x->dma, !d11_tx_fifo_room(x));
     if (!p->dead) {
-        d11_txstat_report(x, p->cookie, attempts, p->want_ack && acked,
-                          p->seq);
+        d11_txstat_report_rts(x, p->cookie, r->attempts, r->rts_attempts,
+                              p->want_ack && r->acked, p->seq);
     }
     d11_dma_fetch_now(x->dma);  /* room in the FIFO again */
 }

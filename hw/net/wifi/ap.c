@@ -562,8 +562,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
 }
 
 /* airtime on: a frame left the queue, the network may send again */
-static void wifi_ap_client_tx_done(WifiMediumClient *c, bool acked,
-                                   unsigned attempts)
+static void wifi_ap_client_tx_done(WifiMediumClient *c, const WifiTxResult *r)
 {
     WifiApState *s = c->opaque;
 
@@ -572,7 +571,7 @@ static void wifi_ap_client_tx_done(WifiMediumClient *c, bool acked,
 
         s->txtag_head = (s->txtag_head + 1) % WIFI_TX_QUEUE_MAX;
         s->txtag_count--;
-        wifi_ap_poll_result(s, tag, acked);
+        wifi_ap_poll_result(s, tag, r->acked);
     }
     if (s->nic && wifi_medium_txq_len(c) < WIFI_AP_TXQ_HIGH) {
         qemu_flush_queued_packets(qemu_get_queue(s->nic));

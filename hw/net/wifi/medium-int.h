@@ -16,8 +16,22 @@
 
 /* transmissions from other processes on the air at once (airtime on) */
 #define WIFI_REMOTE_ON_AIR_MAX  256
-/* channels whose airtime the medium tracks */
-#define WIFI_CHANNELS           32
+
+/*
+ * Airtime on: every transmission on the air (data, RTS, CTS, ACK; local or
+ * from another process) is kept a while, for carrier sense and for the
+ * interference it causes at receivers: a ring of the latest ones.  More
+ * than WIFI_EMISSIONS transmissions within the longest frame's airtime
+ * cannot happen on the channels of one air.
+ */
+#define WIFI_EMISSIONS          512
+typedef struct WifiEmission {
+    int64_t start_ns, end_ns;
+    uint32_t freq_mhz;
+    int8_t txpower_dbm;
+    uint32_t radio;             /* local transmitter's radio_id, 0: remote */
+    WifiSite site;
+} WifiEmission;
 
 /*
  * Unicast frames to stations in other processes, kept until that process's
@@ -38,10 +52,6 @@ typedef struct WifiPeerClock {
     int64_t window_ns;          /* start of this window */
 } WifiPeerClock;
 
-typedef struct WifiChannel {
-    uint32_t freq_mhz;          /* 0: free slot */
-    int64_t busy_until_ns;      /* end of the current exchange */
-} WifiChannel;
 
 /* stations heard from other processes: unicast to them counts as acked */
 #define WIFI_REMOTE_STATIONS    64
@@ -116,8 +126,9 @@ struct WifiMedium {
     uint32_t fcs_error_rate;    /* per mille */
     uint64_t seed;
     uint64_t prng;
-    WifiChannel chan[WIFI_CHANNELS];
-    QTAILQ_HEAD(, WifiTxJob) on_air;
+    WifiEmission emis[WIFI_EMISSIONS];
+    unsigned emis_next;                 /* ring: the next slot to fill */
+    uint32_t next_radio_id;
     unsigned remote_on_air;
     WifiPeerClock peers[WIFI_PEERS];
     uint64_t collisions;
@@ -135,12 +146,14 @@ struct WifiMedium {
 /* one transmission, airtime on (local with its retries, or remote) */
 typedef enum {
     WIFI_JOB_CONTEND,           /* waiting for DIFS + backoff */
+    WIFI_JOB_PROT,              /* the RTS or CTS-to-self on the air */
+    WIFI_JOB_CTS,               /* the addressee's CTS on the air */
+    WIFI_JOB_SIFS,              /* SIFS before the frame (after a CTS) */
     WIFI_JOB_FRAME,             /* on the air */
 } WifiJobPhase;
 
 struct WifiTxJob {
     QSIMPLEQ_ENTRY(WifiTxJob) next;     /* in the sender's queue */
-    QTAILQ_ENTRY(WifiTxJob) air;        /* in the medium's on_air list */
     WifiMedium *m;
     WifiMediumClient *from;             /* NULL: from another process */
     QEMUTimer *timer;
@@ -149,8 +162,15 @@ struct WifiTxJob {
     WifiFrameMeta meta;
     WifiSite site;                      /* the transmitter's */
     unsigned retry_limit, attempts;
+    unsigned rts_attempts, rts_failures;
     uint32_t backoff;                   /* slots */
-    bool notify, on_air, collided, acked;
+    bool notify, acked;
+    WifiMediumClient *responder;        /* the CTS's sender (RTS) */
+    /*
+     * the transmission on the air now (RTS, CTS, frame), in the ring;
+     * a slot reused meanwhile only skews what interference it reports
+     */
+    const WifiEmission *emission;
     uint16_t air_seq;                   /* on the netdev (wifi_arq) */
     int64_t start_ns;
     size_t len;
@@ -162,7 +182,9 @@ bool wifi_wants_ack(const uint8_t *frame);
 bool wifi_frame_has_ta(const uint8_t *frame, size_t len);
 WifiMediumClient *wifi_medium_local(WifiMedium *m, WifiMediumClient *from,
                                     const WifiSite *site, const uint8_t *frame,
-                                    size_t len, const WifiFrameMeta *meta);
+                                    size_t len, const WifiFrameMeta *meta,
+                                    const WifiEmission *e,
+                                    WifiMediumClient **addressee);
 void wifi_client_site(WifiMediumClient *c, WifiSite *site);
 uint64_t wifi_random(WifiMedium *m);
 bool wifi_fcs_error(WifiMedium *m);
@@ -171,7 +193,15 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                      int64_t now, uint16_t ack_seq);
 
 /* medium-airtime.c */
-WifiChannel *wifi_channel(WifiMedium *m, uint32_t freq, int64_t now);
+const WifiEmission *wifi_emit(WifiMedium *m, int64_t start, int64_t end,
+                              uint32_t freq, int8_t txpower, uint32_t radio,
+                              const WifiSite *site);
+bool wifi_half_duplex(WifiMedium *m, WifiMediumClient *rx,
+                      const WifiEmission *e);
+double wifi_interference_mw(WifiMedium *m, WifiMediumClient *rx,
+                            const WifiEmission *e);
+void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
+                     int64_t end_ns);
 void wifi_job_free(WifiTxJob *j);
 bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame, size_t len,
                        const WifiFrameMeta *meta, unsigned retry_limit,
@@ -190,6 +220,7 @@ void wifi_arq_timer(void *opaque);
 void wifi_link_open(WifiMedium *m, Error **errp);
 
 /* medium-radio.c */
+double wifi_coupling_db(uint32_t tx_mhz, uint32_t rx_mhz);
 void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
                int8_t txpower_dbm, WifiMediumClient *rx, WifiPath *p);
 bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,

@@ -299,7 +299,8 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
             site.pos[i] = af.pos_mm[i] / 1000.0;
         }
         memcpy(site.addr, af.radio, sizeof(site.addr));
-        acker = wifi_medium_local(m, NULL, &site, af.frame, af.len, &meta);
+        acker = wifi_medium_local(m, NULL, &site, af.frame, af.len, &meta,
+                                  NULL, NULL);
         if (acker) {
             wifi_medium_ack(m, acker, af.frame, af.len, &meta,
                             meta.tx_time_ns, af.seq);

@@ -137,24 +137,34 @@ void wifi_client_site(WifiMediumClient *c, WifiSite *site)
  * radio that acknowledges it, if any.  Each receiver hears the frame with
  * its own signal and SNR (wifi_path): not at all below the detection
  * threshold or over a link switched off; with a bad FCS when noise
- * (wifi_per) or the link's loss corrupts it.  A frame with a bad FCS
- * reaches only radios that ask for such frames, and nobody acknowledges
- * it; a receiver whose ACK back to a local sender is lost does not count
- * as the acknowledger (the sender retries, the receiver drops the
- * duplicate).
+ * (wifi_per) or the link's loss corrupts it.  With airtime on (@e, the
+ * transmission on the air), a receiver that was transmitting meanwhile
+ * hears nothing of it, what else was on the air then adds to the noise
+ * (SINR), and a receiver that decodes a frame for another radio sets its
+ * NAV.  A frame with a bad FCS reaches only radios that ask for such
+ * frames, and nobody acknowledges it; a receiver whose ACK back to a
+ * local sender is lost does not count as the acknowledger (the sender
+ * retries, the receiver drops the duplicate).  *@addressee (if given):
+ * the radio the frame is for that got it intact, whatever its type.
  */
 WifiMediumClient *wifi_medium_local(WifiMedium *m,
                                     WifiMediumClient *from,
                                     const WifiSite *site,
                                     const uint8_t *frame, size_t len,
-                                    const WifiFrameMeta *meta)
+                                    const WifiFrameMeta *meta,
+                                    const WifiEmission *e,
+                                    WifiMediumClient **addressee)
 {
     WifiMediumClient *c, *acker = NULL;
+    double noise_mw = pow(10.0, m->noise_floor_dbm / 10.0);
 
+    if (addressee) {
+        *addressee = NULL;
+    }
     QTAILQ_FOREACH(c, &m->clients, next) {
         WifiQueuedFrame *f;
         WifiPath p;
-        bool bad;
+        bool bad, interfered = false, for_c;
 
         if (c == from || c->ops->freq(c) != meta->freq_mhz) {
             continue;
@@ -162,6 +172,32 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m,
         wifi_path(m, from, site, meta->txpower_dbm, c, &p);
         if (!p.heard) {
             continue;
+        }
+        for_c = len >= IEEE80211_ACK_LEN &&
+                c->ops->acks(c, ieee80211_addr1(frame));
+        if (e && e->radio) {
+            double i_mw;
+
+            /*
+             * (A frame from another process is taken as that process
+             * judged it against ours, its sender having heard whether it
+             * was acknowledged: a collision seen on one side only costs a
+             * retransmission, never a silent loss.)
+             */
+            if (wifi_half_duplex(m, c, e)) {
+                /* it was transmitting: a collision if it was the addressee */
+                if (for_c && from) {
+                    m->collisions++;
+                    from->stats.collisions++;
+                    trace_wifi_medium_collision(from->name, meta->freq_mhz);
+                }
+                continue;
+            }
+            i_mw = wifi_interference_mw(m, c, e);
+            if (i_mw > 0) {
+                p.snr_db = p.signal_dbm - 10.0 * log10(noise_mw + i_mw);
+                interfered = true;
+            }
         }
         bad = meta->fcs_bad ||
               !wifi_path_survives(m, &p, meta->rate_500k, meta->ofdm,
@@ -173,6 +209,11 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m,
             trace_wifi_medium_rx_error(c->name, meta->freq_mhz, len,
                                        meta->rate_500k,
                                        lround(p.snr_db * 10));
+            if (interfered && for_c && from) {
+                m->collisions++;
+                from->stats.collisions++;
+                trace_wifi_medium_collision(from->name, meta->freq_mhz);
+            }
         }
         if (bad && (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c))) {
             continue;
@@ -187,9 +228,14 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m,
         if (!bad) {
             c->stats.rx_frames++;
             c->stats.rx_bytes += len;
+            if (e) {
+                wifi_nav_update(c, frame, len, e->end_ns);
+            }
+            if (for_c && addressee && !*addressee) {
+                *addressee = c;
+            }
         }
-        if (!bad && !acker && wifi_wants_ack(frame) &&
-            c->ops->acks(c, ieee80211_addr1(frame))) {
+        if (!bad && !acker && for_c && wifi_wants_ack(frame)) {
             WifiPath back = { 0 };
             WifiSite own;
 
@@ -247,6 +293,7 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                      uint16_t ack_seq)
 {
     uint8_t ack[WIFI_ACK_LEN] = { IEEE80211_FC0_ACK, 0x00 };
+    const WifiEmission *e = NULL;
     WifiSite site;
     WifiFrameMeta meta = {
         .freq_mhz = dm->freq_mhz,
@@ -267,18 +314,16 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                                       meta.ofdm, meta.short_preamble);
     m->acks++;
     trace_wifi_medium_ack(acker->name, meta.freq_mhz, meta.rate_500k);
+    wifi_client_site(acker, &site);
     if (m->airtime) {
-        WifiChannel *ch = wifi_channel(m, meta.freq_mhz, now);
-
-        if (ch) {
-            ch->busy_until_ns = MAX(ch->busy_until_ns, meta.tx_time_ns +
-                                    meta.airtime_us * SCALE_US);
-        }
+        e = wifi_emit(m, meta.tx_time_ns,
+                      meta.tx_time_ns + meta.airtime_us * SCALE_US,
+                      meta.freq_mhz, meta.txpower_dbm, acker->radio_id,
+                      &site);
     }
     wifi_pcap_write(m, meta.tx_time_ns, ack, sizeof(ack), &meta,
                     meta.txpower_dbm - 40);
-    wifi_client_site(acker, &site);
-    wifi_medium_local(m, acker, &site, ack, sizeof(ack), &meta);
+    wifi_medium_local(m, acker, &site, ack, sizeof(ack), &meta, e, NULL);
     /* the ACK of a frame from another process names it: see wifi_arq */
     wifi_link_send(m, &site, ack, sizeof(ack), &meta, ack_seq);
 }
@@ -319,7 +364,7 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     trace_wifi_medium_tx(from->name, meta->freq_mhz, len, meta->rate_500k);
     wifi_pcap_write(m, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), frame, len,
                     &fm, meta->txpower_dbm - 40);
-    acker = wifi_medium_local(m, from, &site, frame, len, &fm);
+    acker = wifi_medium_local(m, from, &site, frame, len, &fm, NULL, NULL);
     seq = wifi_link_send(m, &site, frame, len, &fm, 0);
     acked = acker;
     if (acker) {
@@ -386,6 +431,10 @@ void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
 {
     c->medium = m;
     c->txpower_dbm = WIFI_TXPOWER_DEFAULT_DBM;
+    c->nav_until_ns = 0;
+    if (m && !c->radio_id) {
+        c->radio_id = ++m->next_radio_id;
+    }
     QSIMPLEQ_INIT(&c->rxq);
     c->rxq_len = 0;
     QSIMPLEQ_INIT(&c->txq);
@@ -431,7 +480,6 @@ static void wifi_medium_init(Object *obj)
     WifiMedium *m = WIFI_MEDIUM(obj);
 
     QTAILQ_INIT(&m->clients);
-    QTAILQ_INIT(&m->on_air);
     QTAILQ_INIT(&m->arq);
     wifi_links_init(m);
     m->arq_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_arq_timer, m);

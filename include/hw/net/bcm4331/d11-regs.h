@@ -293,15 +293,22 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_LEN             118
 #define D11_TXH_MAC_CTL         0x00
 #define D11_TXH_PHY_CTL         0x08
+#define D11_TXH_PHY_RATE_RTS    0x13    /* u8: the RTS's rate code */
 #define D11_TXH_EXTRA_FT        0x14    /* u8: fallback encodings */
+#define D11_TXH_EFT_RTS_MASK    0x0c    /* the RTS/CTS's: */
+#define D11_TXH_EFT_RTS_CCK     0x00
+#define D11_TXH_EFT_RTS_OFDM    0x04
 #define D11_TXH_EFT_FB_MASK     0x03    /* the data fallback's: */
 #define D11_TXH_EFT_FB_CCK      0x00
 #define D11_TXH_EFT_FB_OFDM     0x01
 #define D11_TXH_PLCP_FB         0x36    /* fallback PLCP header (6 bytes) */
 #define D11_TXH_COOKIE          0x4c
+#define D11_TXH_RTS_FRAME       0x5e    /* the RTS or CTS, 16 bytes */
 #define D11_TXH_PLCP            0x70
 #define D11_TXH_MAC_ACK         0x00000001
 #define D11_TXH_MAC_LONGFRAME   0x00000002
+#define D11_TXH_MAC_SENDRTS     0x00000004
+#define D11_TXH_MAC_SENDCTS     0x00000800
 #define D11_TXH_MAC_KEYALG_SHIFT 16
 #define D11_TXH_MAC_KEYALG_MASK 0x00070000
 #define D11_TXH_MAC_KEYIDX_SHIFT 20

@@ -50,7 +50,26 @@ typedef struct WifiFrameMeta {
     uint8_t fallback_after;
     bool fallback_ofdm;
     uint16_t fallback_rate_500k;
+    /*
+     * Senders only, airtime on: protection sent before each attempt of a
+     * unicast frame: an RTS (@prot_frame, 16 bytes: FC, duration, RA, TA),
+     * answered by a CTS from the addressee, or a CTS-to-self (10 bytes),
+     * at @prot_rate_500k.  An RTS left unanswered @prot_limit times gives
+     * the frame up.
+     */
+    uint8_t prot;               /* WIFI_PROT_* */
+    bool prot_ofdm;
+    uint8_t prot_limit;
+    uint16_t prot_rate_500k;
+    uint8_t prot_frame[16];
 } WifiFrameMeta;
+
+enum {
+    WIFI_PROT_NONE,
+    WIFI_PROT_RTS,
+    WIFI_PROT_CTS,              /* CTS-to-self */
+};
+#define WIFI_RTS_LEN            16      /* FC, duration, RA, TA */
 
 typedef struct WifiMediumClient WifiMediumClient;
 
@@ -71,6 +90,13 @@ typedef struct WifiRadioStats {
     uint64_t rx_errors;         /* heard, but lost to noise or link loss */
     uint64_t drops;             /* not taken: the receive queue was full */
 } WifiRadioStats;
+
+/* what became of a frame (its exchange) */
+typedef struct WifiTxResult {
+    bool acked;
+    unsigned attempts;          /* transmissions of the frame */
+    unsigned rts_attempts;      /* RTS frames sent before them */
+} WifiTxResult;
 
 typedef struct WifiMediumClientOps {
     /* frequency the radio listens on now; 0 = radio off */
@@ -93,9 +119,9 @@ typedef struct WifiMediumClientOps {
     bool (*addr)(WifiMediumClient *c, uint8_t *addr);
     /*
      * Optional, airtime on: the exchange of a frame queued with @notify
-     * ended after @attempts transmissions (called from a timer).
+     * ended (called from a timer): @r says how.
      */
-    void (*tx_done)(WifiMediumClient *c, bool acked, unsigned attempts);
+    void (*tx_done)(WifiMediumClient *c, const WifiTxResult *r);
 } WifiMediumClientOps;
 
 /* one transmission, airtime on (local with its retries, or remote) */
@@ -137,6 +163,8 @@ struct WifiMediumClient {
     double pos[3];              /* metres (wifi_radio_class_add_pos) */
     int8_t txpower_dbm;         /* of its last transmission */
     WifiRadioStats stats;
+    uint32_t radio_id;          /* the medium's number for it, from 1 */
+    int64_t nav_until_ns;       /* virtual carrier sense (NAV), airtime on */
     QTAILQ_ENTRY(WifiMediumClient) next;
     QSIMPLEQ_HEAD(, WifiQueuedFrame) rxq;
     unsigned rxq_len;
@@ -168,11 +196,6 @@ typedef enum WifiTxStatus {
     WIFI_TX_QUEUED,     /* airtime on: ops->tx_done reports it (@notify) */
     WIFI_TX_REFUSED,    /* not sent: the radio's queue is full */
 } WifiTxStatus;
-
-typedef struct WifiTxResult {
-    bool acked;
-    unsigned attempts;
-} WifiTxResult;
 
 /*
  * Transmit @frame (an MPDU without FCS) from @c, the one call of every
