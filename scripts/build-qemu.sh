@@ -79,8 +79,9 @@ features=(--enable-slirp --enable-pixman --enable-fdt=system
 clang=(--cc=clang-14 --cxx=clang++-14 --objcc=clang-14)
 case $variant in
 normal)   bdir=$top/build/qemu
+          # VDE: the guest tests' second transport across hosts (test_netns)
           conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
-                --firmwarepath=$fwpath) ;;
+                --enable-vde --firmwarepath=$fwpath) ;;
 asan)     bdir=$top/build/qemu-asan
           conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
                 --firmwarepath=$fwpath --enable-asan --enable-ubsan --disable-werror) ;;

@@ -27,6 +27,9 @@ pkgs=(
     chromium chromium-driver python3-selenium
     # scripts/air-plot.py: pictures of the air
     python3-matplotlib
+    # tests/guest/test_netns.py: one air through VDE switches (QEMU's
+    # -netdev vde links libvdeplug), network namespaces (iproute2)
+    libvdeplug-dev vde2 iproute2
 )
 bpo=(meson python3-pycotap)
 # scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile

@@ -133,8 +133,11 @@ class Guest:
 
     def __init__(self, name, scenario, qemu_args=(), kernel=None,
                  machine="q35", mem=512, timeout=180, append="",
-                 actions=None, reboot=False, initrd=None, hostname=None):
+                 actions=None, reboot=False, initrd=None, hostname=None,
+                 prefix=()):
         self.actions = dict(actions or {})
+        # run QEMU under this command (e.g. ip netns exec NS)
+        self.prefix = list(prefix)
         self.name = name
         self.scenario = scenario
         self.qemu_args = list(qemu_args)
@@ -194,7 +197,7 @@ class Guest:
             os.unlink(self.qmp_path)
         self.logf = open(self.log, "wb")
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(self.command(self.sfile),
+        self.proc = subprocess.Popen(self.prefix + self.command(self.sfile),
                                      stdin=subprocess.DEVNULL,
                                      stdout=self.logf,
                                      stderr=subprocess.STDOUT)
