@@ -79,8 +79,10 @@ class Hosts:
     def run(self, i, cmd, log):
         """Start @cmd in host @i, output to @log; stopped on exit."""
         f = open(os.path.join(log_dir(), log), "wb")
+        # stdin a pipe kept open: vde_switch ends at EOF on its console
         p = subprocess.Popen(["ip", "netns", "exec", self.ns[i]] + cmd,
-                             stdout=f, stderr=subprocess.STDOUT)
+                             stdin=subprocess.PIPE, stdout=f,
+                             stderr=subprocess.STDOUT)
         self.procs.append((p, f))
         return p
 
@@ -123,8 +125,8 @@ def main():
             # the two switches, joined over UDP across the veth
             for i in (0, 1):
                 h.run(i, ["vde_plug", "vde://" + sw[i],
-                          "udp://%d:%s:%d" % (5600 + i, h.addr[1 - i],
-                                              5600 + 1 - i)],
+                          "udp://%d->%s:%d" % (5600 + i, h.addr[1 - i],
+                                               5600 + 1 - i)],
                       "netns-vde-plug%d.log" % i)
             nd = ["vde,id=l0,sock=" + sw[0], "vde,id=l0,sock=" + sw[1]]
         else:
