@@ -30,6 +30,8 @@ pkgs=(
     # tests/guest/test_netns.py: one air through VDE switches (QEMU's
     # -netdev vde links libvdeplug), network namespaces (iproute2)
     libvdeplug-dev vde2 iproute2
+    # the wifi-medium's scenario files (wmediumd's format) through libconfig
+    libconfig-dev
 )
 bpo=(meson python3-pycotap)
 # scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile

@@ -32,7 +32,7 @@ has() {
 # the project's files of each part
 part_of() {
     case $1 in
-    hw/net/wifi/ap*) echo wifi-ap ;;
+    hw/net/wifi/ap*|hw/net/wifi/traffic.c) echo wifi-ap ;;
     hw/net/wifi/medium*|hw/net/wifi/pcap.c|include/hw/net/wifi/medium.h|qapi/wifi.json)
         echo wifi-medium ;;
     hw/net/wifi/*|include/hw/net/wifi/*) echo wifi-lib ;;

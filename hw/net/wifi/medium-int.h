@@ -76,9 +76,30 @@ typedef struct WifiLink {
     uint8_t addr[2][6];
     bool has_attenuation;
     double attenuation_db;      /* path loss a <-> b, replacing distance */
+    bool has_snr;
+    double snr_db;              /* or the SNR itself (wmediumd "snr") */
     double loss;                /* probability a frame is lost, 0..1 */
     bool enabled;               /* false: the two do not hear each other */
 } WifiLink;
+
+/* what wifi_link_apply() changes of a link */
+typedef struct WifiLinkSettings {
+    bool has_attenuation, has_snr, has_loss, has_enabled;
+    double attenuation, snr, loss;
+    bool enabled;
+} WifiLinkSettings;
+
+/* a noise source switched on and off by the scenario (an interferer) */
+#define WIFI_INTERFERERS        16
+typedef struct WifiInterferer {
+    char *name;
+    double pos[3];
+    double power_dbm;           /* at 1 m: + 40 dB of path loss */
+    uint32_t freq_mhz;
+    bool on;
+} WifiInterferer;
+
+typedef struct WifiScenario WifiScenario;
 
 /* what a receiver makes of one transmission (wifi_path) */
 typedef struct WifiPath {
@@ -141,6 +162,12 @@ struct WifiMedium {
     double noise_floor_dbm;
     QTAILQ_HEAD(, WifiLink) links;
     unsigned n_links;
+    WifiInterferer interferers[WIFI_INTERFERERS];
+    unsigned n_interferers;
+
+    /* the scenario file (medium-scenario.c) */
+    char *scenario_file;
+    WifiScenario *scenario;
 };
 
 /* one transmission, airtime on (local with its retries, or remote) */
@@ -226,6 +253,13 @@ void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
 bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
                         bool ofdm, bool short_preamble, size_t bytes);
 void wifi_links_init(WifiMedium *m);
+bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,
+                     const WifiLinkSettings *set, Error **errp);
+WifiMediumClient *wifi_radio_named(const char *radio);
+bool wifi_radio_move(WifiMediumClient *c, const double *pos, Error **errp);
+
+/* medium-scenario.c (or its stub without libconfig) */
+bool wifi_scenario_load(WifiMedium *m, Error **errp);
 void wifi_medium_class_add_radio_props(ObjectClass *klass);
 
 /* pcap.c */

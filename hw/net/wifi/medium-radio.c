@@ -122,6 +122,31 @@ static WifiLink *wifi_link_find(WifiMedium *m, WifiMediumClient *txc,
     return NULL;
 }
 
+/*
+ * The noise a receiver hears: the noise floor, plus the interferers that
+ * are on (scenario file), each by its power at @rx on @rx's channel
+ */
+static double wifi_noise_at(WifiMedium *m, WifiMediumClient *rx)
+{
+    double mw = 0;
+    uint32_t freq;
+
+    if (!m->n_interferers) {
+        return m->noise_floor_dbm;
+    }
+    freq = rx->ops->freq(rx);
+    for (unsigned i = 0; i < m->n_interferers; i++) {
+        const WifiInterferer *n = &m->interferers[i];
+        double rej = wifi_coupling_db(n->freq_mhz, freq);
+
+        if (n->on && rej >= 0) {
+            mw += pow(10.0, (n->power_dbm - rej -
+                             wifi_free_space_db(n->pos, rx->pos)) / 10.0);
+        }
+    }
+    return 10.0 * log10(pow(10.0, m->noise_floor_dbm / 10.0) + mw);
+}
+
 static void wifi_path_eval(WifiMedium *m, WifiMediumClient *txc,
                            const WifiSite *tx, int8_t txpower_dbm,
                            WifiMediumClient *rx, WifiPath *p,
@@ -130,9 +155,14 @@ static void wifi_path_eval(WifiMedium *m, WifiMediumClient *txc,
     WifiLink *l = wifi_link_find(m, txc, tx, rx);
     double pl = l && l->has_attenuation ? l->attenuation_db
                                         : wifi_free_space_db(tx->pos, rx->pos);
+    double noise = wifi_noise_at(m, rx);
 
     p->signal_dbm = txpower_dbm - pl;
-    p->snr_db = p->signal_dbm - m->noise_floor_dbm;
+    if (l && l->has_snr) {
+        /* a wmediumd "snr" link: that SNR over the floor, whatever the powers */
+        p->signal_dbm = m->noise_floor_dbm + l->snr_db;
+    }
+    p->snr_db = p->signal_dbm - noise;
     p->loss = l ? l->loss : 0.0;
     p->heard = (!l || l->enabled) && p->snr_db >= WIFI_DETECT_SNR_DB;
     if (linkp) {
@@ -397,30 +427,47 @@ WifiAirInfoList *qmp_query_wifi_air(const char *medium, Error **errp)
     return head;
 }
 
-void qmp_wifi_radio_move(const char *radio, double x, double y, double z,
-                         Error **errp)
+/* the local radio named @radio on any medium */
+WifiMediumClient *wifi_radio_named(const char *radio)
 {
     g_autoptr(GSList) media = wifi_media(NULL);
 
-    if (!wifi_pos_check(x, "x", errp) || !wifi_pos_check(y, "y", errp) ||
-        !wifi_pos_check(z, "z", errp)) {
-        return;
-    }
     for (GSList *l = media; l; l = l->next) {
         WifiMedium *m = WIFI_MEDIUM(l->data);
         WifiMediumClient *c;
 
         QTAILQ_FOREACH(c, &m->clients, next) {
             if (c->name && !strcmp(c->name, radio)) {
-                c->pos[0] = x;
-                c->pos[1] = y;
-                c->pos[2] = z;
-                wifi_trace_move(c);
-                return;
+                return c;
             }
         }
     }
-    error_setg(errp, "no radio '%s' on a wifi-medium", radio);
+    return NULL;
+}
+
+bool wifi_radio_move(WifiMediumClient *c, const double *pos, Error **errp)
+{
+    if (!wifi_pos_check(pos[0], "x", errp) ||
+        !wifi_pos_check(pos[1], "y", errp) ||
+        !wifi_pos_check(pos[2], "z", errp)) {
+        return false;
+    }
+    memcpy(c->pos, pos, sizeof(c->pos));
+    wifi_trace_move(c);
+    return true;
+}
+
+void qmp_wifi_radio_move(const char *radio, double x, double y, double z,
+                         Error **errp)
+{
+    WifiMediumClient *c = wifi_radio_named(radio);
+    double pos[3] = { x, y, z };
+
+    if (!c) {
+        error_setg(errp, "no radio '%s' on a wifi-medium", radio);
+        return;
+    }
+    wifi_radio_move(c, pos, errp);
 }
 
 static bool wifi_link_end_set(WifiLink *l, int i, const char *s,
@@ -467,57 +514,80 @@ static void wifi_link_free(WifiMedium *m, WifiLink *l)
     g_free(l);
 }
 
-void qmp_wifi_link_set(const char *medium, const char *a, const char *b,
-                       bool has_attenuation, double attenuation,
-                       bool has_loss, double loss, bool has_enabled,
-                       bool enabled, Error **errp)
+bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,
+                     const WifiLinkSettings *set, Error **errp)
 {
-    WifiMedium *m = wifi_medium_named(medium, medium, errp);
     WifiLink *l;
 
-    if (!m) {
-        return;
-    }
-    if (has_attenuation && !(attenuation >= 0 && attenuation <= 200)) {
+    if (set->has_attenuation &&
+        !(set->attenuation >= 0 && set->attenuation <= 200)) {
         error_setg(errp, "attenuation: 0 to 200 dB");
-        return;
+        return false;
     }
-    if (has_loss && !(loss >= 0 && loss <= 1)) {
+    if (set->has_snr && !(set->snr >= -50 && set->snr <= 100)) {
+        error_setg(errp, "snr: -50 to 100 dB");
+        return false;
+    }
+    if (set->has_loss && !(set->loss >= 0 && set->loss <= 1)) {
         error_setg(errp, "loss: a probability, 0 to 1");
-        return;
+        return false;
     }
     l = wifi_link_lookup(m, a, b);
     if (!l) {
         if (m->n_links >= WIFI_LINKS_MAX) {
             error_setg(errp, "too many links (%d)", WIFI_LINKS_MAX);
-            return;
+            return false;
         }
         l = g_new0(WifiLink, 1);
         if (!wifi_link_end_set(l, 0, a, errp) ||
             !wifi_link_end_set(l, 1, b, errp)) {
             g_free(l->end[0]);
             g_free(l);
-            return;
+            return false;
         }
         l->enabled = true;
         /* first in the list: of two links naming one pair, the newer wins */
         QTAILQ_INSERT_HEAD(&m->links, l, next);
         m->n_links++;
     }
-    if (has_attenuation) {
+    if (set->has_attenuation) {
         l->has_attenuation = true;
-        l->attenuation_db = attenuation;
+        l->has_snr = false;
+        l->attenuation_db = set->attenuation;
     }
-    if (has_loss) {
-        l->loss = loss;
+    if (set->has_snr) {
+        l->has_snr = true;
+        l->has_attenuation = false;
+        l->snr_db = set->snr;
     }
-    if (has_enabled) {
-        l->enabled = enabled;
+    if (set->has_loss) {
+        l->loss = set->loss;
+    }
+    if (set->has_enabled) {
+        l->enabled = set->enabled;
     }
     trace_wifi_link_set(l->end[0], l->end[1],
                         l->has_attenuation ? lround(l->attenuation_db * 10)
                                            : -10,
                         lround(l->loss * 1e6), l->enabled);
+    return true;
+}
+
+void qmp_wifi_link_set(const char *medium, const char *a, const char *b,
+                       bool has_attenuation, double attenuation,
+                       bool has_loss, double loss, bool has_enabled,
+                       bool enabled, Error **errp)
+{
+    WifiMedium *m = wifi_medium_named(medium, medium, errp);
+    WifiLinkSettings set = {
+        .has_attenuation = has_attenuation, .attenuation = attenuation,
+        .has_loss = has_loss, .loss = loss,
+        .has_enabled = has_enabled, .enabled = enabled,
+    };
+
+    if (m) {
+        wifi_link_apply(m, a, b, &set, errp);
+    }
 }
 
 void qmp_wifi_link_clear(const char *medium, const char *a, const char *b,

@@ -562,6 +562,12 @@ static void wifi_medium_complete(UserCreatable *uc, Error **errp)
     }
     if (m->netdev) {
         wifi_link_open(m, errp);
+        if (*errp) {
+            return;
+        }
+    }
+    if (m->scenario_file) {
+        wifi_scenario_load(m, errp);
     }
 }
 
@@ -639,6 +645,13 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
                               (void *)offsetof(WifiMedium, pcap));
     object_class_property_set_description(klass, "pcap",
         "file receiving every frame on the medium (pcap, radiotap)");
+    object_class_property_add(klass, "scenario", "str", wifi_medium_get_str,
+                              wifi_medium_set_str, NULL,
+                              (void *)offsetof(WifiMedium, scenario_file));
+    object_class_property_set_description(klass, "scenario",
+        "file (libconfig syntax) with links in wmediumd's format and events "
+        "run on the virtual clock: radios moving, links changing, the noise "
+        "floor, interferers (docs/air.md)");
     object_class_property_add_bool(klass, "airtime", wifi_medium_get_airtime,
                                    wifi_medium_set_airtime);
     object_class_property_set_description(klass, "airtime",

@@ -152,6 +152,39 @@ static double wifi_dsss_success(uint16_t rate_500k, double snr, double bits)
     return pow(1.0 - ber, bits);
 }
 
+/*
+ * Above this SNR a frame of at most 4096 bytes at @rate_500k has an error
+ * rate below 10^-12, taken as 0 (computed once per rate, by bisection)
+ */
+static double wifi_per_clear_db(uint16_t rate_500k, bool ofdm)
+{
+    static double clear[2][128];
+    double *c = &clear[ofdm][MIN(rate_500k, 127)];
+
+    if (*c == 0) {
+        double lo = -20, hi = 60;
+
+        for (int i = 0; i < 40; i++) {
+            double mid = (lo + hi) / 2;
+            double snr = pow(10.0, mid / 10.0);
+            double ok = ofdm ? wifi_ofdm_rate_success(12, snr, 24) *
+                               wifi_ofdm_rate_success(rate_500k, snr,
+                                                      8.0 * 4096)
+                             : wifi_dsss_success(2, snr, 48) *
+                               wifi_dsss_success(4, snr, 48) *
+                               wifi_dsss_success(rate_500k, snr, 8.0 * 4096);
+
+            if (1.0 - ok < 1e-12) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        *c = hi;
+    }
+    return *c;
+}
+
 double wifi_per(double snr_db, uint16_t rate_500k, bool ofdm,
                 bool short_preamble, size_t bytes)
 {
@@ -161,6 +194,9 @@ double wifi_per(double snr_db, uint16_t rate_500k, bool ofdm,
 
     if (isnan(snr_db)) {
         return 1.0;
+    }
+    if (bytes <= 4096 && snr_db >= wifi_per_clear_db(rate_500k, ofdm)) {
+        return 0.0;
     }
     if (ofdm) {
         ok = wifi_ofdm_rate_success(12, snr, 24) *
