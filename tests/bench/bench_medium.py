@@ -88,7 +88,9 @@ def run(n, seconds):
     frames = (f1["frames"] - f0["frames"]) / (t1 - t0)
     rx = sum(r["rx-frames"] for r in f1["radios"]) - \
         sum(r["rx-frames"] for r in f0["radios"])
-    return frames, rx / (t1 - t0), acked
+    drops = sum(r["drops"] for r in f1["radios"]) - \
+        sum(r["drops"] for r in f0["radios"])
+    return frames, rx / (t1 - t0), acked, drops
 
 
 def main():
@@ -98,11 +100,13 @@ def main():
     a = ap.parse_args()
     counts = [int(x) for x in a.counts.split(",")]
     base = None
+    rows = []
     print("%6s %12s %14s %12s %12s %10s %10s" %
           ("radios", "frames/s", "receptions/s", "us/frame", "ns/recept.",
            "x frame", "x recept."))
     for n in counts:
-        fps, rps, acked = run(n, a.seconds)
+        fps, rps, acked, drops = run(n, a.seconds)
+        rows.append((n, fps))
         per_frame = 1e6 / fps
         per_rx = 1e9 / rps
         if base is None:
@@ -111,9 +115,13 @@ def main():
               (n, fps, rps, per_frame, per_rx, per_frame / base[0],
                per_rx / base[1]))
         print("%6s (radios x%.1f: a frame reaches x%.1f receivers; %d "
-              "frames acknowledged)" % ("", n / base[2],
-                                        (n - 1) / max(base[2] - 1, 1),
-                                        acked))
+              "frames acknowledged, %d receptions dropped)" %
+              ("", n / base[2], (n - 1) / max(base[2] - 1, 1), acked, drops))
+    n, fps = rows[-1]
+    print("with %d radios the air carried %.0f frames/s (goal: 100000 or "
+          "more)" % (n, fps))
+    print("the cost of a frame grew x%.2f for x%.1f radios (goal: at most "
+          "linear)" % ((rows[0][1] / fps), n / rows[0][0]))
     return 0
 
 

@@ -26,7 +26,7 @@
 OBJECT_DECLARE_SIMPLE_TYPE(WifiTrafficState, WIFI_TRAFFIC)
 
 /* frames sent per timer callback with airtime off (bounded work) */
-#define WIFI_TRAFFIC_BURST      64
+#define WIFI_TRAFFIC_BURST      1
 
 struct WifiTrafficState {
     DeviceState parent_obj;
