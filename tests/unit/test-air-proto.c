@@ -8,11 +8,13 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bswap.h"
 #include "hw/net/wifi/air-proto.h"
 
 static const uint8_t src[6] = { 2, 1, 2, 3, 4, 5 };
 
-static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
+static size_t sample_frag(uint8_t *buf, size_t bufsz, uint8_t *frame,
+                          size_t len, unsigned frag)
 {
     WifiAirFrame f = {
         .sender = 0x0123456789abcdefull, .freq_mhz = 2437,
@@ -26,42 +28,90 @@ static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
     for (size_t i = 0; i < len; i++) {
         frame[i] = i * 13;
     }
-    return wifi_air_encode(buf, bufsz, src, &f);
+    return wifi_air_encode(buf, bufsz, src, &f, frag);
+}
+
+static size_t sample(uint8_t *buf, size_t bufsz, uint8_t *frame, size_t len)
+{
+    return sample_frag(buf, bufsz, frame, len, 0);
 }
 
 static void test_round_trip(void)
 {
-    uint8_t frame[WIFI_AIR_FRAME_MAX], buf[4096];
+    uint8_t frame[WIFI_AIR_FRAME_MAX], buf[4096], whole[WIFI_AIR_FRAME_MAX];
     WifiAirFrame g;
 
     for (size_t len = 10; len <= WIFI_AIR_FRAME_MAX; len += 571) {
-        size_t n = sample(buf, sizeof(buf), frame, len);
+        unsigned frags = wifi_air_frags(len);
 
-        g_assert_cmpuint(n, ==, 14 + 56 + len);
-        g_assert_cmphex(buf[12], ==, 0x88);
-        g_assert_cmphex(buf[13], ==, 0xb5);
-        g_assert_cmpmem(buf + 6, 6, src, 6);
-        g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_OK);
-        g_assert_cmphex(g.sender, ==, 0x0123456789abcdefull);
-        g_assert_cmpuint(g.freq_mhz, ==, 2437);
-        g_assert_cmpint(g.txpower_dbm, ==, -5);
-        g_assert_cmpuint(g.rate_500k, ==, 108);
-        g_assert_true(g.ofdm);
-        g_assert_false(g.short_preamble);
-        g_assert_false(g.fcs_bad);
-        g_assert_cmpuint(g.airtime_us, ==, 123);
-        g_assert_cmpint(g.tx_time_ns, ==, -42);
-        g_assert_cmpint(g.pos_mm[0], ==, -10500);
-        g_assert_cmpint(g.pos_mm[1], ==, 20000);
-        g_assert_cmpint(g.pos_mm[2], ==, 3);
-        g_assert_cmpmem(g.radio, 6, ((uint8_t[]){ 0x02, 0xaa, 0xbb, 0xcc,
-                                                 0xdd, 0xee }), 6);
-        g_assert_cmphex(g.seq, ==, 0xbeef);
-        g_assert_cmpuint(g.len, ==, len);
-        g_assert_cmpmem(g.frame, len, frame, len);
+        memset(whole, 0, sizeof(whole));
+        g_assert_cmpuint(frags, ==, len <= 1444 ? 1 : 2);
+        for (unsigned i = 0; i < frags; i++) {
+            size_t n = sample_frag(buf, sizeof(buf), frame, len, i);
+            size_t flen = MIN(len - i * 1444, 1444);
+
+            /* an Ethernet frame: at most 1500 bytes after its header */
+            g_assert_cmpuint(n, ==, 14 + 56 + flen);
+            g_assert_cmpuint(n, <=, 14 + 1500);
+            g_assert_cmphex(buf[12], ==, 0x88);
+            g_assert_cmphex(buf[13], ==, 0xb5);
+            g_assert_cmpmem(buf + 6, 6, src, 6);
+            g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_OK);
+            g_assert_cmphex(g.sender, ==, 0x0123456789abcdefull);
+            g_assert_cmpuint(g.freq_mhz, ==, 2437);
+            g_assert_cmpint(g.txpower_dbm, ==, -5);
+            g_assert_cmpuint(g.rate_500k, ==, 108);
+            g_assert_true(g.ofdm);
+            g_assert_false(g.short_preamble);
+            g_assert_false(g.fcs_bad);
+            g_assert_cmpuint(g.airtime_us, ==, 123);
+            g_assert_cmpint(g.tx_time_ns, ==, -42);
+            g_assert_cmpint(g.pos_mm[0], ==, -10500);
+            g_assert_cmpint(g.pos_mm[1], ==, 20000);
+            g_assert_cmpint(g.pos_mm[2], ==, 3);
+            g_assert_cmpmem(g.radio, 6, ((uint8_t[]){ 0x02, 0xaa, 0xbb, 0xcc,
+                                                     0xdd, 0xee }), 6);
+            g_assert_cmphex(g.seq, ==, 0xbeef);
+            g_assert_cmpuint(g.len, ==, len);
+            g_assert_cmpuint(g.frag, ==, i);
+            g_assert_cmpuint(g.frags, ==, frags);
+            g_assert_cmpuint(g.frag_len, ==, flen);
+            memcpy(whole + i * 1444, g.frame, g.frag_len);
+        }
+        g_assert_cmpmem(whole, len, frame, len);
+        /* no fragment past the last */
+        g_assert_cmpuint(sample_frag(buf, sizeof(buf), frame, len, frags), ==,
+                         0);
     }
     /* does not fit / too long: not encoded */
     g_assert_cmpuint(sample(buf, 100, frame, 100), ==, 0);
+}
+
+/* fragments that do not add up are refused */
+static void test_bad_fragments(void)
+{
+    uint8_t frame[2000], buf[4096], bad[4096];
+    size_t n = sample_frag(buf, sizeof(buf), frame, 2000, 1);
+    WifiAirFrame g;
+
+    g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_OK);
+    memcpy(bad, buf, n);
+    bad[14 + 55] = 3;                               /* 3 of a 2000-byte one */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    memcpy(bad, buf, n);
+    bad[14 + 54] = 2;                               /* index 2 of 2 */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    memcpy(bad, buf, n);
+    bad[14 + 54] = 0;                               /* index 0: 1444 bytes */
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    memcpy(bad, buf, n);
+    bad[14 + 55] = 0;                               /* whole, too short */
+    bad[14 + 54] = 0;
+    g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+    /* a long frame in one piece (longer than Ethernet carries) */
+    n = sample_frag(buf, sizeof(buf), frame, 1000, 0);
+    stw_be_p(buf + 14 + 44, 2000);
+    g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_BAD_LENGTH);
 }
 
 static void test_hostile(void)
@@ -121,7 +171,7 @@ static void test_hostile(void)
             bad[13] = 0xb5;
         }
         if (wifi_air_decode(bad, len, &g) == WIFI_AIR_OK) {
-            g_assert_cmpuint(g.len + 70, ==, len);
+            g_assert_cmpuint(g.frag_len + 70, ==, len);
         }
     }
 }
@@ -131,5 +181,6 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/wifi/air-proto/round-trip", test_round_trip);
     g_test_add_func("/wifi/air-proto/hostile", test_hostile);
+    g_test_add_func("/wifi/air-proto/bad-fragments", test_bad_fragments);
     return g_test_run();
 }

@@ -12,18 +12,33 @@
 #include "qemu/bswap.h"
 #include "hw/net/wifi/air-proto.h"
 
-size_t wifi_air_size(size_t len)
+unsigned wifi_air_frags(size_t len)
 {
-    return WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + len;
+    return len ? DIV_ROUND_UP(len, WIFI_AIR_FRAG_DATA) : 1;
+}
+
+/* bytes of fragment @frag of a frame of @len bytes */
+static size_t wifi_air_frag_len(size_t len, unsigned frag)
+{
+    size_t off = (size_t)frag * WIFI_AIR_FRAG_DATA;
+
+    return off < len ? MIN(len - off, WIFI_AIR_FRAG_DATA) : 0;
+}
+
+size_t wifi_air_size(size_t len, unsigned frag)
+{
+    return WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + wifi_air_frag_len(len, frag);
 }
 
 size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
-                       const WifiAirFrame *f)
+                       const WifiAirFrame *f, unsigned frag)
 {
-    size_t n = wifi_air_size(f->len);
+    size_t n = wifi_air_size(f->len, frag);
+    size_t flen = wifi_air_frag_len(f->len, frag);
+    unsigned frags = wifi_air_frags(f->len);
     uint8_t *h = out + WIFI_AIR_ETH_LEN;
 
-    if (n > outsz || f->len > WIFI_AIR_FRAME_MAX) {
+    if (n > outsz || f->len > WIFI_AIR_FRAME_MAX || frag >= frags) {
         return 0;
     }
     memset(out, 0xff, 6);
@@ -47,7 +62,12 @@ size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
     memcpy(h + 48, f->radio, 6);
     stw_be_p(h + 44, f->len);
     stw_be_p(h + 46, f->seq);
-    memcpy(h + WIFI_AIR_HDR_LEN, f->frame, f->len);
+    if (frags > 1) {
+        h[54] = frag;
+        h[55] = frags;
+    }
+    memcpy(h + WIFI_AIR_HDR_LEN, f->frame + (size_t)frag * WIFI_AIR_FRAG_DATA,
+           flen);
     return n;
 }
 
@@ -77,8 +97,14 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
     }
     f->len = lduw_be_p(h + 44);
     f->seq = lduw_be_p(h + 46);
+    f->frag = h[54];
+    f->frags = MAX(h[55], 1);
     if (f->len < 10 || f->len > WIFI_AIR_FRAME_MAX ||
-        f->len != len - WIFI_AIR_ETH_LEN - hlen) {
+        f->frags != wifi_air_frags(f->len) || f->frag >= f->frags) {
+        return WIFI_AIR_BAD_LENGTH;
+    }
+    f->frag_len = wifi_air_frag_len(f->len, f->frag);
+    if (f->frag_len != len - WIFI_AIR_ETH_LEN - hlen) {
         return WIFI_AIR_BAD_LENGTH;
     }
     f->ofdm = h[1] & WIFI_AIR_F_OFDM;
@@ -99,7 +125,7 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
         f->txpower_dbm < -40) {
         return WIFI_AIR_BAD_FIELD;
     }
-    f->frame = h + hlen;
+    f->frame = h + hlen;        /* the fragment's bytes */
     return WIFI_AIR_OK;
 }
 

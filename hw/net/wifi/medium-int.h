@@ -42,6 +42,18 @@ typedef struct WifiEmission {
 #define WIFI_ARQ_TRIES          4
 typedef struct WifiArqFrame WifiArqFrame;
 
+/*
+ * Long frames from other processes being put together from their
+ * fragments (air-proto.h); a slot is reused after a second
+ */
+#define WIFI_REASM_SLOTS        16
+typedef struct WifiReasm {
+    unsigned have;              /* fragments received (bits), 0: free */
+    int64_t first_ns;
+    WifiAirFrame hdr;           /* the first fragment's header */
+    uint8_t data[WIFI_AIR_FRAME_MAX];
+} WifiReasm;
+
 /* other processes whose clock offset the medium estimates (airtime on) */
 #define WIFI_PEERS              16
 
@@ -133,6 +145,7 @@ struct WifiMedium {
     uint64_t remote_rejected;
     WifiRemoteStation remote[WIFI_REMOTE_STATIONS];
     uint16_t air_seq;
+    WifiReasm reasm[WIFI_REASM_SLOTS];
     QTAILQ_HEAD(, WifiArqFrame) arq;
     unsigned arq_len;
     QEMUTimer *arq_timer;

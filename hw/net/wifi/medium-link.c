@@ -83,7 +83,7 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
         .frame = frame,
         .len = len,
     };
-    uint8_t buf[WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + WIFI_MAX_FRAME];
+    uint8_t buf[WIFI_AIR_ETH_LEN + WIFI_AIR_MTU];
     size_t n;
 
     if (!m->nic) {
@@ -99,8 +99,11 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
         af.pos_mm[i] = lround(site->pos[i] * 1000.0);
     }
     memcpy(af.radio, site->addr, sizeof(af.radio));
-    n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af);
-    qemu_send_packet(qemu_get_queue(m->nic), buf, n);
+    /* in fragments that fit an Ethernet frame (air-proto.h) */
+    for (unsigned i = 0; i < wifi_air_frags(len); i++) {
+        n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af, i);
+        qemu_send_packet(qemu_get_queue(m->nic), buf, n);
+    }
     return af.seq;
 }
 
@@ -230,6 +233,69 @@ void wifi_arq_timer(void *opaque)
     wifi_arq_arm(m);
 }
 
+/* ---- fragments of long frames from other processes ---------------------- */
+
+/*
+ * Put fragment @af into its frame's slot.  Returns true (and points @af at
+ * the whole frame in the slot) once the frame is complete.  A slot holds
+ * the first fragment's header: a later one that disagrees with it is
+ * rejected; a slot not completed within a second is reused.
+ */
+static bool wifi_reasm(WifiMedium *m, WifiAirFrame *af, int64_t now)
+{
+    WifiReasm *r = NULL;
+
+    for (int i = 0; i < WIFI_REASM_SLOTS; i++) {
+        WifiReasm *t = &m->reasm[i];
+
+        if (t->have && t->hdr.sender == af->sender &&
+            t->hdr.seq == af->seq && t->hdr.len == af->len) {
+            r = t;
+            break;
+        }
+    }
+    if (!r) {
+        /* a free slot, a stale one, or else the oldest */
+        for (int i = 0; i < WIFI_REASM_SLOTS; i++) {
+            WifiReasm *t = &m->reasm[i];
+
+            if (!t->have || now - t->first_ns > NANOSECONDS_PER_SECOND) {
+                r = t;
+                break;
+            }
+            if (!r || t->first_ns < r->first_ns) {
+                r = t;
+            }
+        }
+        r->have = 0;
+        r->hdr = *af;
+        r->hdr.frame = NULL;
+        r->first_ns = now;
+    } else if (r->hdr.freq_mhz != af->freq_mhz ||
+               r->hdr.rate_500k != af->rate_500k ||
+               r->hdr.txpower_dbm != af->txpower_dbm ||
+               r->hdr.ofdm != af->ofdm ||
+               r->hdr.short_preamble != af->short_preamble ||
+               r->hdr.fcs_bad != af->fcs_bad ||
+               memcmp(r->hdr.pos_mm, af->pos_mm, sizeof(af->pos_mm)) ||
+               memcmp(r->hdr.radio, af->radio, sizeof(af->radio)) ||
+               (r->have & (1u << af->frag))) {
+        r->have = 0;                /* inconsistent: drop what we have */
+        m->remote_rejected++;
+        trace_wifi_medium_peer_rejected("inconsistent fragment", af->len);
+        return false;
+    }
+    memcpy(r->data + af->frag * WIFI_AIR_FRAG_DATA, af->frame, af->frag_len);
+    r->have |= 1u << af->frag;
+    if (r->have != (1u << af->frags) - 1) {
+        return false;
+    }
+    r->have = 0;                    /* complete: the slot is free again */
+    *af = r->hdr;
+    af->frame = r->data;
+    return true;
+}
+
 /* ---- the link to other processes ---------------------------------------- */
 
 static bool wifi_link_can_receive(NetClientState *nc)
@@ -267,6 +333,10 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
     }
     if (af.sender == m->sender_id) {
         return size;            /* our own, looped back by multicast */
+    }
+    if (af.frags > 1 &&
+        !wifi_reasm(m, &af, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL))) {
+        return size;            /* more to come */
     }
     m->remote_frames++;
     meta = (WifiFrameMeta) {

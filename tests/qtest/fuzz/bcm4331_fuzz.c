@@ -251,8 +251,16 @@ static void peer_frame(const uint8_t *f, size_t len, uint8_t flags)
     stl_be_p(h + 32, 3000);                         /* 3 m away (mm) */
     memcpy(h + 48, peer_mac, 6);                    /* its radio */
     stw_be_p(h + 44, len);
-    memcpy(h + WIFI_AIR_HDR_LEN, f, len);
-    qemu_send_packet(peer_nc, buf, WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + len);
+    /* in fragments that fit an Ethernet frame, as a medium sends it */
+    for (unsigned i = 0; i < wifi_air_frags(len); i++) {
+        size_t off = i * WIFI_AIR_FRAG_DATA;
+        size_t n = MIN(len - off, WIFI_AIR_FRAG_DATA);
+
+        h[54] = wifi_air_frags(len) > 1 ? i : 0;
+        h[55] = wifi_air_frags(len) > 1 ? wifi_air_frags(len) : 0;
+        memcpy(h + WIFI_AIR_HDR_LEN, f + off, n);
+        qemu_send_packet(peer_nc, buf, WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + n);
+    }
 }
 
 static void bcm4331_peer_fuzz(QTestState *s, const unsigned char *data,

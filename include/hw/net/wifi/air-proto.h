@@ -20,10 +20,14 @@
  *                                        acknowledges
  *    48  6 bytes: the transmitting radio's own address (zero: unknown;
  *        the links of wifi-link-set name radios by it)
- *    54  u16 reserved (0)
+ *    54  u8  fragment index     55  u8  fragment count (0 or 1: whole)
  * Version 1 (48 bytes, positions in whole metres, no radio address) is
  * not accepted: processes on one air run the same version.
- *   then the 802.11 frame (no FCS).
+ *   then the 802.11 frame (no FCS), or the fragment @index of it: an air
+ *   frame is an Ethernet frame and stays within Ethernet's 1500-byte
+ *   payload (a bridge, a tap or a VDE switch drops longer ones), so a
+ *   longer 802.11 frame travels in fragments of 1444 bytes, each with the
+ *   whole header (the length field is the whole frame's).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -40,6 +44,10 @@
 #define WIFI_AIR_F_SHORTPRE     0x02
 #define WIFI_AIR_F_FCS_BAD      0x04
 #define WIFI_AIR_F_ALL          0x07
+/* an air frame's Ethernet payload, at most (header + 802.11 bytes) */
+#define WIFI_AIR_MTU            1500
+#define WIFI_AIR_FRAG_DATA      (WIFI_AIR_MTU - WIFI_AIR_HDR_LEN)
+#define WIFI_AIR_FRAGS_MAX      2       /* 2 x 1444 >= 2352 */
 
 typedef struct WifiAirFrame {
     uint64_t sender;
@@ -55,7 +63,10 @@ typedef struct WifiAirFrame {
     uint8_t radio[6];           /* transmitting radio's address */
     uint16_t seq;               /* air sequence (see above) */
     const uint8_t *frame;       /* points into the decoded buffer */
-    size_t len;
+    size_t len;                 /* the 802.11 frame's length */
+    /* decoding: the fragment @frame points to (frag_len bytes) */
+    unsigned frag, frags;
+    size_t frag_len;
 } WifiAirFrame;
 
 typedef enum {
@@ -67,14 +78,22 @@ typedef enum {
     WIFI_AIR_BAD_FIELD,         /* frequency, rate, ... out of range */
 } WifiAirStatus;
 
-/* bytes needed to carry a frame of @len bytes */
-size_t wifi_air_size(size_t len);
+/* fragments of a frame of @len bytes; bytes of the air frame of one */
+unsigned wifi_air_frags(size_t len);
+size_t wifi_air_size(size_t len, unsigned frag);
 
-/* encode into @out (@outsz bytes); returns the size, 0 if it does not fit */
+/*
+ * encode fragment @frag of @f into @out (@outsz bytes); returns the size,
+ * 0 if it does not fit
+ */
 size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
-                       const WifiAirFrame *f);
+                       const WifiAirFrame *f, unsigned frag);
 
-/* decode and validate @len bytes of @in; @f->frame points into @in */
+/*
+ * decode and validate @len bytes of @in: @f->frame points into @in at
+ * fragment @f->frag (@f->frag_len bytes) of @f->frags of an 802.11 frame
+ * of @f->len bytes
+ */
 WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len,
                               WifiAirFrame *f);
 
