@@ -99,6 +99,7 @@ F: hw/net/bcm4331/
 F: hw/net/wifi/
 F: include/hw/net/bcm4331/
 F: include/hw/net/wifi/
+F: qapi/wifi.json
 F: tests/qtest/bcm4331*
 F: tests/qtest/libqos/bcm4331*
 F: tests/qtest/wifi-vectors.h
@@ -132,20 +133,25 @@ commit wifi-medium "hw/net/wifi: a simulated 802.11 medium
 
 -object wifi-medium is a radio medium for emulated Wi-Fi devices, in the
 manner of net/can's can-bus: radios attach as clients and a transmission
-reaches every other radio tuned to the channel, with a received signal
-from transmit power and distance.  wifi_medium_transmit() is the one send
-call; with airtime=on frames take 802.11b/g time (DIFS, backoff, SIFS +
-ACK), simultaneous starts collide and unicast frames are retried
-(medium-airtime.c).  A netdev joins the media of several QEMU processes,
-resending unicast frames whose ACK did not come back (medium-link.c);
-pcap=FILE records the air with radiotap headers (pcap.c)."
+reaches every other radio tuned to the channel, each with its own signal
+and SNR (distance or a link's attenuation, the noise floor) and the
+802.11b/g frame error rate of that SNR (medium-radio.c).
+wifi_medium_transmit() is the one send call; with airtime=on frames take
+802.11b/g time (DIFS, backoff, SIFS + ACK), carrier sense, interference,
+the NAV and RTS/CTS are judged per radio, and unicast frames are retried
+(medium-airtime.c).  QMP commands (qapi/wifi.json) read the air and move
+radios or set links while guests run; scenario=FILE runs a scenario on
+the virtual clock (medium-scenario.c, libconfig).  A netdev joins the
+media of several QEMU processes (medium-link.c); pcap=FILE records the
+air with radiotap headers (pcap.c)."
 
 commit wifi-ap "hw/net/wifi: a virtual access point
 
 -device wifi-ap is an access point on a wifi-medium bridged to a netdev:
 beacons, probe/authentication/association, a station table that ages
-out as hostapd's does, and WPA2-PSK (4-way handshake, CCMP both ways,
-PN replay check) in ap-wpa.c."
+out as hostapd's does, the QMP event WIFI_AP_STATION, and WPA2-PSK
+(4-way handshake, CCMP both ways, PN replay check) in ap-wpa.c.
+-device wifi-traffic is a synthetic radio sending frames (traffic.c)."
 
 commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 802.11n PCIe card
 

@@ -902,11 +902,13 @@ static void test_scenario_refused(void)
                      "bad.cfg:1: syntax error");
     scenario_refused("events = ( { at = -1.0; noise_floor = -90; } );",
                      "'at' (seconds on the virtual clock)");
-    scenario_refused("events = ( { at = 1; move = \"a\"; to = [1e9, 0.0, 0.0]; } );",
+    scenario_refused("events = ( { at = 1; move = \"a\";\n"
+                     "  to = [1e9, 0.0, 0.0]; } );",
                      "a position is [x, y, z]");
     scenario_refused("events = ( { at = 1; link = [\"a\"]; } );",
                      "link = [\"a\", \"b\"]");
-    scenario_refused("events = ( { at = 1; link = [\"a\", \"b\"]; loss = 3; } );",
+    scenario_refused("events = ( { at = 1; link = [\"a\", \"b\"];\n"
+                     "  loss = 3; } );",
                      "loss 0..1");
     scenario_refused("events = ( { at = 1; bogus = 1; } );",
                      "an event moves a radio");

@@ -159,7 +159,7 @@ static void wifi_path_eval(WifiMedium *m, WifiMediumClient *txc,
 
     p->signal_dbm = txpower_dbm - pl;
     if (l && l->has_snr) {
-        /* a wmediumd "snr" link: that SNR over the floor, whatever the powers */
+        /* a wmediumd "snr" link: that SNR over the floor, any power */
         p->signal_dbm = m->noise_floor_dbm + l->snr_db;
     }
     p->snr_db = p->signal_dbm - noise;

@@ -344,7 +344,8 @@ static bool wifi_scenario_event(WifiMedium *m, config_setting_t *e,
         ev->duration_ns = has ? llround(v * NANOSECONDS_PER_SECOND) : 0;
         return true;
     }
-    if ((x = config_setting_get_member(e, "link"))) {
+    x = config_setting_get_member(e, "link");
+    if (x) {
         const char *a = config_setting_get_string_elem(x, 0);
         const char *b = config_setting_get_string_elem(x, 1);
         int en;

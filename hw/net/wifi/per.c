@@ -152,6 +152,9 @@ static double wifi_dsss_success(uint16_t rate_500k, double snr, double bits)
     return pow(1.0 - ber, bits);
 }
 
+/* a frame error rate this small is taken as none */
+#define WIFI_PER_NEGLIGIBLE     0.000000000001
+
 /*
  * Above this SNR a frame of at most 4096 bytes at @rate_500k has an error
  * rate below 10^-12, taken as 0 (computed once per rate, by bisection)
@@ -174,7 +177,7 @@ static double wifi_per_clear_db(uint16_t rate_500k, bool ofdm)
                                wifi_dsss_success(4, snr, 48) *
                                wifi_dsss_success(rate_500k, snr, 8.0 * 4096);
 
-            if (1.0 - ok < 1e-12) {
+            if (1.0 - ok < WIFI_PER_NEGLIGIBLE) {
                 hi = mid;
             } else {
                 lo = mid;
