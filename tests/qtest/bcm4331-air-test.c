@@ -952,6 +952,52 @@ static void test_traffic(void)
     air_close(&a, 1);
 }
 
+/*
+ * Adjacent channels (airtime on): a jammer that card0 cannot hear (link
+ * off) blasts broadcast frames 1 m from card1.  On channel 4 (10 MHz from
+ * card1's channel 6: 5.7 dB of rejection) it drowns card0's frames at
+ * card1; on channel 1 (25 MHz away: no overlap) it does not matter.
+ */
+static bool adjacent_jam(unsigned channel)
+{
+    g_autofree char *more = g_strdup_printf(
+        "-device wifi-traffic,id=jam,medium=air0,addr=02:00:00:00:66:01,"
+        "dest=ff:ff:ff:ff:ff:ff,rate=2,len=1500,channel=%u,x=1", channel);
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[1500];
+    size_t len;
+    bool acked;
+    unsigned n;
+
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+        .more = more,
+    });
+    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+               "'a': 'card0', 'b': 'jam', 'enabled': false } }");
+    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
+               "'a': 'card0', 'b': 'card1', 'attenuation': 60 } }");
+    air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
+               "'path': '/machine/peripheral/jam', 'property': 'running', "
+               "'value': true } }");
+    qtest_clock_step(a.qts, 5 * 1000 * 1000);
+    len = frame(f, B->mac, A->mac, 1000);
+    post(&a, A, f, len, true, 0xc, true);
+    qtest_clock_step(a.qts, 200 * 1000 * 1000);
+    n = sent(A, &acked);
+    g_assert_cmpuint(n, >=, 1);
+    air_close(&a, 2);
+    return acked;
+}
+
+static void test_adjacent_channels(void)
+{
+    g_assert_false(adjacent_jam(4));        /* 2427 MHz: overlaps 2437 */
+    g_assert_true(adjacent_jam(1));         /* 2412 MHz: does not */
+    g_assert_true(adjacent_jam(11));        /* 2462 MHz: does not */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -960,6 +1006,8 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/link-control", test_link_control);
     qtest_add_func("/bcm4331/medium/scenario", test_scenario);
     qtest_add_func("/bcm4331/medium/traffic", test_traffic);
+    qtest_add_func("/bcm4331/medium/adjacent-channels",
+                   test_adjacent_channels);
     qtest_add_func("/bcm4331/medium/scenario-refused", test_scenario_refused);
     qtest_add_func("/bcm4331/medium/airtime", test_airtime);
     qtest_add_func("/bcm4331/medium/tx-fifo", test_tx_fifo);
