@@ -998,6 +998,52 @@ static void test_adjacent_channels(void)
     g_assert_true(adjacent_jam(11));        /* 2462 MHz: does not */
 }
 
+/*
+ * Airtime on: the frame to a station in another process goes on the
+ * netdev when it starts; the peer answers at once, before the frame has
+ * ended here and been kept for resending.  That early ACK still counts:
+ * nothing is resent (it once was, 40 ms later: most frames were).
+ */
+static void test_remote_arq_airtime(void)
+{
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    g_autofree uint8_t *out = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    uint16_t seq;
+    size_t n;
+    int fd;
+
+    fd = peer_open(&a, &peer, ",airtime=on");
+    /* the peer's station is heard (airtime on: once its frame is over) */
+    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100,
+                  AIR_VERSION);
+    peer_send(fd, buf, n);
+    for (int i = 0; i < 200 &&
+         !(rl(A, D11 + A_D11_GEN_IRQ_REASON) & 0x8000); i++) {
+        qtest_clock_step(a.qts, 100 * 1000);
+    }
+    g_assert_true(wait_reason(A, 0x8000));
+    qtest_clock_step(a.qts, 10 * 1000 * 1000);
+
+    n = frame(buf, peer_sta, A->mac, 1000);
+    post(&a, A, buf, n, true, 0xb, true);           /* 6 Mb/s: 1.4 ms */
+    /* its start: DIFS + backoff; the frame is on the netdev, not over */
+    qtest_clock_step(a.qts, 400 * 1000);
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq = lduw_be_p(out + 14 + 46);
+    peer_ack(fd, A, seq);
+    for (int i = 0; i < 20; i++) {
+        rl(A, D11 + A_D11_GEN_IRQ_REASON);          /* the ACK is read */
+    }
+    qtest_clock_step(a.qts, 100 * 1000 * 1000);
+    g_assert_true(wait_reason(A, 0x20000000));
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);   /* acked */
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    peer_close(&a, &peer);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1006,6 +1052,8 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/link-control", test_link_control);
     qtest_add_func("/bcm4331/medium/scenario", test_scenario);
     qtest_add_func("/bcm4331/medium/traffic", test_traffic);
+    qtest_add_func("/bcm4331/medium/remote-arq-airtime",
+                   test_remote_arq_airtime);
     qtest_add_func("/bcm4331/medium/adjacent-channels",
                    test_adjacent_channels);
     qtest_add_func("/bcm4331/medium/scenario-refused", test_scenario_refused);

@@ -491,12 +491,15 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
     j->acked = acker;
     if (!acker && m->nic && !meta.fcs_bad && wifi_wants_ack(j->data)) {
         /*
-         * Not kept for wifi_arq: with airtime on, trials resent most
-         * frames (an ACK did not name the attempt kept) and the link
-         * slowed down (its stalls were the card's TX engine falling a
-         * ring behind, fixed since); to be understood before it is used.
+         * To a station in another process: acknowledged if it lives
+         * there, and kept until its ACK comes back (wifi_arq), as with
+         * airtime off.  That ACK may have come already: the frame went on
+         * the netdev when it started (wifi_arq_early).
          */
         j->acked = wifi_remote_acks(m, j->data + 4, meta.freq_mhz);
+        if (j->acked) {
+            wifi_arq_add(m, j->air_seq, &j->site, j->data, j->len, &meta);
+        }
     }
     wifi_job_exchange_end(j, now, now + (wifi_job_expects_ack(j) ?
         SCALE_US * wifi_ack_us(meta.rate_500k, meta.ofdm,

@@ -42,6 +42,14 @@ typedef struct WifiEmission {
 #define WIFI_ARQ_TRIES          4
 typedef struct WifiArqFrame WifiArqFrame;
 
+/* ACKs from other processes that came before their frame was kept */
+#define WIFI_EARLY_ACKS         32
+typedef struct WifiEarlyAck {
+    uint16_t seq;               /* 0: none */
+    uint8_t ra[6];
+    int64_t at_ns;
+} WifiEarlyAck;
+
 /*
  * Long frames from other processes being put together from their
  * fragments (air-proto.h); a slot is reused after a second
@@ -147,6 +155,8 @@ struct WifiMedium {
     uint16_t air_seq;
     WifiReasm reasm[WIFI_REASM_SLOTS];
     QTAILQ_HEAD(, WifiArqFrame) arq;
+    WifiEarlyAck early_acks[WIFI_EARLY_ACKS];
+    unsigned early_next;
     unsigned arq_len;
     QEMUTimer *arq_timer;
     uint64_t arq_resent;

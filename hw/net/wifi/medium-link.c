@@ -150,6 +150,23 @@ static void wifi_arq_free(WifiMedium *m, WifiArqFrame *a)
     g_free(a);
 }
 
+/* did the ACK of air sequence @seq from @ra come before the frame ended? */
+static bool wifi_arq_early(WifiMedium *m, const uint8_t *ta, uint16_t seq)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    for (int i = 0; i < WIFI_EARLY_ACKS; i++) {
+        WifiEarlyAck *e = &m->early_acks[i];
+
+        if (e->seq == seq && now - e->at_ns < WIFI_ARQ_TIMEOUT_NS &&
+            !memcmp(e->ra, ta, sizeof(e->ra))) {
+            e->seq = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
 void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
                   const uint8_t *frame, size_t len,
                   const WifiFrameMeta *meta)
@@ -164,6 +181,9 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
      */
     if (!seq || len < IEEE80211_HDR_LEN || !ieee80211_is_data(frame)) {
         return;                 /* wifi_arq_acked() compares addr2 */
+    }
+    if (wifi_arq_early(m, ieee80211_addr2(frame), seq)) {
+        return;                 /* acknowledged already */
     }
     if (m->arq_len >= WIFI_ARQ_MAX) {
         wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
@@ -187,6 +207,7 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
 static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
 {
     WifiArqFrame *a;
+    WifiEarlyAck *e;
 
     QTAILQ_FOREACH(a, &m->arq, next) {
         if (a->seq == seq && a->len >= IEEE80211_TA_END &&
@@ -200,7 +221,18 @@ static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
             return;
         }
     }
+    /*
+     * Not kept (yet): with airtime on the frame is on the netdev from its
+     * start, and the other process, which delivers it at once, may answer
+     * before the frame ends here and is kept.  Remember the ACK a while.
+     */
+    e = &m->early_acks[m->early_next];
+    m->early_next = (m->early_next + 1) % WIFI_EARLY_ACKS;
+    e->seq = seq;
+    memcpy(e->ra, ra, sizeof(e->ra));
+    e->at_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
+
 
 void wifi_arq_timer(void *opaque)
 {
