@@ -35,8 +35,11 @@ from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
 # metres from the AP at (10, 0, 0); SNR at the AP = 18 dBm - (40 + 20 log d)
 # + 95: 53, 20.5, 11.0, 7.0 dB: 54 Mb/s, then about 36, 18, 12 Mb/s
 DISTANCES = [10.0, 420.5, 1250.25, 2000.0]
-# the host's iperf3 server, one per mode (the modes run in parallel)
-PORTS = {"move": 5217, "links": 5218}
+# the host's iperf3 servers, per mode (the modes run in parallel): one for
+# the UDP flow of the walks, one for the TCP measurements (an iperf3 server
+# runs one test at a time: a UDP test that ended badly once refused the
+# next TCP one)
+PORTS = {"move": (5217, 5219), "links": (5218, 5220)}
 WALK_S = 4          # host time a walk takes, in 20 steps
 UDP_S = 7           # guest time of the UDP flow during and after it
 
@@ -50,7 +53,7 @@ for d in DISTANCES; do
   # the host walks the card there in WALK_S s while UDP keeps the rate
   # control busy (TCP would stall where the old rate no longer works)
   echo "BCM-HOST: walk-$d"
-  timeout 40 iperf3 -c 10.0.2.2 -p PORT -u -b 2M -t UDP_S -f k > /dev/null 2>&1
+  timeout 40 iperf3 -c 10.0.2.2 -p UPORT -u -b 2M -t UDP_S -f k > /dev/null 2>&1
   echo "== at $d"
   # what rate control uses while TCP traffic flows
   timeout 40 iperf3 -c 10.0.2.2 -p PORT -t 4 -f k > /tmp/tcp.log 2>&1 &
@@ -110,7 +113,8 @@ def main():
     actions["BCM-HOST: final"] = final
     scenario = SCENARIO.replace("DISTANCES",
                                 " ".join("%g" % d for d in DISTANCES))
-    scenario = scenario.replace("PORT", str(PORTS[mode]))
+    scenario = scenario.replace("UPORT", str(PORTS[mode][0]))
+    scenario = scenario.replace("PORT", str(PORTS[mode][1]))
     scenario = scenario.replace("UDP_S", str(UDP_S))
     scenario = scenario.replace("WALK_S", str(WALK_S))
     g = Guest("mobility-" + mode, scenario, timeout=420, actions=actions,
@@ -120,7 +124,7 @@ def main():
                          "netdev=n0,channel=6,x=10",
                          "-device", "bcm4331,id=wlan0,addr=04.0,medium=air0,"
                          "x=0"])
-    with host_iperf3(PORTS[mode]):
+    with host_iperf3(PORTS[mode][0]), host_iperf3(PORTS[mode][1]):
         r = g.run()
     out, dm = r.output, r.dmesg
     print(out)
