@@ -352,6 +352,20 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
     wifi_job_frame_start(j, now);
 }
 
+/* an RTS got no CTS: contend again from @not_before, or give the frame up */
+static void wifi_job_rts_failed(WifiTxJob *j, int64_t now,
+                                int64_t not_before)
+{
+    j->rts_failures++;
+    trace_wifi_medium_rts_failed(j->from->name, j->rts_failures);
+    if (j->rts_failures >= MAX(j->meta.prot_limit, 1)) {
+        wifi_job_exchange_end(j, now, now);
+        return;
+    }
+    wifi_job_backoff(j);
+    wifi_job_contend(j, not_before);
+}
+
 /*
  * The RTS (or CTS-to-self) is over.  A CTS-to-self: the frame follows
  * after SIFS.  An RTS: the addressee, if it got it intact and its NAV is
@@ -397,7 +411,8 @@ static void wifi_job_prot_end(WifiTxJob *j, int64_t now)
         dur = lduw_le_p(j->meta.prot_frame + 2) - WIFI_SIFS_US - cts_us;
         stw_le_p(cts + 2, MAX(dur, 0));
         memcpy(cts + 4, j->meta.prot_frame + 10, 6);
-        j->responder = r;
+        j->responder = r->radio_id;     /* it may be unplugged meanwhile */
+        memcpy(j->cts, cts, sizeof(j->cts));
         j->emission = wifi_ctrl_frame(m, r, cts, sizeof(cts), &j->meta,
                                       cts_rate, j->meta.prot_ofdm,
                                       now + WIFI_SIFS_US * SCALE_US);
@@ -406,42 +421,27 @@ static void wifi_job_prot_end(WifiTxJob *j, int64_t now)
         return;
     }
     /* no CTS: after the CTS timeout, contend again or give up */
-    j->rts_failures++;
-    trace_wifi_medium_rts_failed(j->from->name, j->rts_failures);
-    if (j->rts_failures >= MAX(j->meta.prot_limit, 1)) {
-        wifi_job_exchange_end(j, now, now);
-        return;
-    }
-    wifi_job_backoff(j);
-    wifi_job_contend(j, now + SCALE_US * wifi_ack_us(j->meta.prot_rate_500k,
-                                                     j->meta.prot_ofdm,
-                                                     j->meta.short_preamble));
+    wifi_job_rts_failed(j, now, now + SCALE_US *
+                        wifi_ack_us(j->meta.prot_rate_500k, j->meta.prot_ofdm,
+                                    j->meta.short_preamble));
 }
 
 /* the addressee's CTS is over: the sender got it, or the RTS failed */
 static void wifi_job_cts_end(WifiTxJob *j, int64_t now)
 {
     WifiMedium *m = j->m;
-    WifiMediumClient *r = j->responder;
+    WifiMediumClient *r = wifi_radio_by_id(m, j->responder);
     const WifiEmission *e = j->emission;
-    uint8_t cts[IEEE80211_ACK_LEN] = {
-        IEEE80211_FC0(IEEE80211_TYPE_CTRL, IEEE80211_STYPE_CTS), 0,
-    };
     uint16_t cts_rate = wifi_ack_rate(j->meta.prot_rate_500k,
                                       j->meta.prot_ofdm);
     bool got = false;
 
-    j->responder = NULL;
-    if (r && r->medium == m) {
+    j->responder = 0;
+    if (r) {
         WifiPath p;
 
-        stw_le_p(cts + 2, MAX((int32_t)lduw_le_p(j->meta.prot_frame + 2) -
-                              WIFI_SIFS_US -
-                              (int32_t)((e->end_ns - e->start_ns) / SCALE_US),
-                              0));
-        memcpy(cts + 4, j->meta.prot_frame + 10, 6);
-        wifi_ctrl_deliver(m, r, cts, sizeof(cts), e, &j->meta, cts_rate,
-                          j->meta.prot_ofdm);
+        wifi_ctrl_deliver(m, r, j->cts, sizeof(j->cts), e, &j->meta,
+                          cts_rate, j->meta.prot_ofdm);
         /* the sender's own reception of it, interference included */
         wifi_path(m, r, &e->site, e->txpower_dbm, j->from, &p);
         if (p.heard && !wifi_half_duplex(m, j->from, e)) {
@@ -457,14 +457,7 @@ static void wifi_job_cts_end(WifiTxJob *j, int64_t now)
         wifi_job_arm(j, WIFI_JOB_SIFS, now + WIFI_SIFS_US * SCALE_US);
         return;
     }
-    j->rts_failures++;
-    trace_wifi_medium_rts_failed(j->from->name, j->rts_failures);
-    if (j->rts_failures >= MAX(j->meta.prot_limit, 1)) {
-        wifi_job_exchange_end(j, now, now);
-        return;
-    }
-    wifi_job_backoff(j);
-    wifi_job_contend(j, now);
+    wifi_job_rts_failed(j, now, now);
 }
 
 /* the last bit is on the air: receivers get it (or not) */

@@ -215,7 +215,8 @@ struct WifiTxJob {
     unsigned rts_attempts, rts_failures;
     uint32_t backoff;                   /* slots */
     bool notify, acked;
-    WifiMediumClient *responder;        /* the CTS's sender (RTS) */
+    uint32_t responder;                 /* the CTS's sender (radio_id) */
+    uint8_t cts[IEEE80211_ACK_LEN];     /* its CTS */
     /*
      * the transmission on the air now (RTS, CTS, frame), in the ring;
      * a slot reused meanwhile only skews what interference it reports
