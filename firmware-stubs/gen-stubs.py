@@ -4,8 +4,9 @@
 
     firmware-stubs/gen-stubs.py [--out DIR] [--personality 784.2|666.2]
 
-Writes DIR/b43/{ucode29_mimo,ht0initvals29,ht0bsinitvals29}.fw (default DIR:
-build/firmware-stubs).  See firmware-stubs/README.md for what is in them.
+Writes DIR/b43/{ucode29_mimo,ht0initvals29,ht0bsinitvals29}.fw for b43 and
+DIR/brcm/bcm43xx{,_hdr}-0.fw for brcmsmac (default DIR: build/firmware-stubs).
+See firmware-stubs/README.md for what is in them.
 
 b43's format (drivers/net/wireless/broadcom/b43/b43.h struct b43_fw_header,
 main.c b43_do_request_fw):
@@ -19,6 +20,26 @@ import os
 import struct
 import sys
 
+# brcmsmac's format (drivers/net/wireless/broadcom/brcm80211/brcmsmac/
+# mac80211_if.c struct firmware_hdr, brcms_check_firmwares(); ucode_loader.c):
+# bcm43xx_hdr-0.fw is an array of little-endian {offset, len, idx} records,
+# each naming a piece of bcm43xx-0.fw; the driver looks every idx of the
+# enum in ucode_loader.c up and fails without one.  Microcode is uploaded
+# as little-endian 32-bit words; initial values are little-endian
+# {u16 addr, u16 size (2 or 4), u32 value} records ended by addr 0xffff.
+BRCM_IDX = dict(
+    NAMETAG_START=0,
+    LCN0BSINITVALS24=1, LCN0INITVALS24=2, LCN1BSINITVALS24=3,
+    LCN1INITVALS24=4, LCN2BSINITVALS24=5, LCN2INITVALS24=6,
+    N0ABSINITVALS16=7, N0BSINITVALS16=8, N0INITVALS16=9,
+    UCODE16_MIMO=10, UCODE16_MIMOSZ=11, UCODE24_LCN=12, UCODE24_LCNSZ=13,
+    BOMMAJOR=14, BOMMINOR=15,
+)
+BRCM_MIN_FW_SIZE = 40000        # ucode_loader.h MIN_FW_SIZE
+BRCM_MAX_FW_SIZE = 150000       # MAX_FW_SIZE
+# the release linux-firmware (and Debian's firmware-brcm80211) carries
+BRCM_BOM = (610, 812)
+
 # Personalities: the firmware releases the device can claim to be.  b43
 # prints "Loading firmware version REV.PATCH (20YY-MM-DD hh:mm:ss)" from
 # the date/time words, decoded as in b43_upload_microcode().
@@ -31,7 +52,6 @@ PERSONALITIES = {
 
 # Microcode payload: what the device's firmware emulation reads from the
 # upload (hw/net/bcm4331/fw.c).  Big-endian 32-bit words.
-MAGIC = b"QEMUHLE1"
 FWCAPA = 0          # firmware capabilities word (SHM 0x0042); proprietary
 
 
@@ -47,17 +67,71 @@ def time_word(h, mi, sec):
     return (h << 11) | (mi << 5) | sec
 
 
-def ucode(p):
-    payload = MAGIC
-    payload += struct.pack(">HH", p["rev"], p["patch"])
-    payload += struct.pack(">HH", date_word(*p["date"]), time_word(*p["time"]))
-    payload += struct.pack(">I", FWCAPA)
-    # a readable note for whoever hexdumps the file; padded to 32 bits
-    note = (b"bcm4331-qemu firmware stub: the device emulates the microcode; "
-            b"this file carries only its identity.")
+def stub_words(rev, patch, date, time, what=None):
+    """The identity the device's firmware emulation reads from an upload
+    (hw/net/bcm4331/fw.c): 32-bit words "QEMU", "HLE1", rev << 16 | patch,
+    date << 16 | time, FWCAPA, then a note."""
+    words = [0x51454d55, 0x484c4531, (rev << 16) | patch,
+             (date << 16) | time, FWCAPA]
+    if what:
+        note = (b"bcm4331-qemu firmware stub for %s: the device emulates "
+                b"the microcode; this file carries only its identity." % what)
+    else:
+        note = (b"bcm4331-qemu firmware stub: the device emulates the "
+                b"microcode; this file carries only its identity.")
     note += b"\0" * (-len(note) % 4)
-    payload += note
+    return words, note
+
+
+def ucode(p):
+    words, note = stub_words(p["rev"], p["patch"],
+                             date_word(*p["date"]), time_word(*p["time"]))
+    # b43 uploads big-endian words
+    payload = struct.pack(">%dI" % len(words), *words) + note
     return struct.pack(">BBxxI", ord("u"), 1, len(payload)) + payload
+
+
+def brcm_initvals(records):
+    body = b""
+    for addr, size, val in records:
+        assert size in (2, 4) and 0 <= addr < 0x1000
+        body += struct.pack("<HHI", addr, size, val)
+    return body + struct.pack("<HHI", 0xffff, 0, 0)
+
+
+def brcm_files():
+    """bcm43xx-0.fw and bcm43xx_hdr-0.fw: microcode stubs for the N-PHY
+    (core rev 17/23) and LCN-PHY (core rev 24) images, empty initial
+    values, the BOM release; the name tag (idx 0, which the driver never
+    looks up) holds a readable note and pads the file to MIN_FW_SIZE."""
+    rev, patch = BRCM_BOM
+    pieces = []
+    for tag, what in (("UCODE16_MIMO", b"brcmsmac N-PHY (core rev 17/23)"),
+                      ("UCODE24_LCN", b"brcmsmac LCN-PHY (core rev 24)")):
+        words, note = stub_words(rev, patch, 0, 0, what)
+        # brcmsmac uploads little-endian words: the device sees the same
+        # word values as from b43's big-endian file
+        image = struct.pack("<%dI" % len(words), *words) + note
+        pieces.append((tag, image))
+        pieces.append((tag + "SZ", struct.pack("<I", len(image))))
+    for tag in ("LCN0BSINITVALS24", "LCN0INITVALS24", "LCN1BSINITVALS24",
+                "LCN1INITVALS24", "LCN2BSINITVALS24", "LCN2INITVALS24",
+                "N0ABSINITVALS16", "N0BSINITVALS16", "N0INITVALS16"):
+        pieces.append((tag, brcm_initvals([])))
+    pieces.append(("BOMMAJOR", struct.pack("<I", rev)))
+    pieces.append(("BOMMINOR", struct.pack("<I", patch)))
+    body = b""
+    hdr = []
+    for tag, data in pieces:
+        hdr.append((len(body), len(data), BRCM_IDX[tag]))
+        body += data + b"\0" * (-len(data) % 4)
+    tagline = (b"bcm4331-qemu: firmware stub files for brcmsmac, generated "
+               b"by firmware-stubs/gen-stubs.py; no Broadcom code. ")
+    pad = max(BRCM_MIN_FW_SIZE - len(body), len(tagline))
+    hdr.append((len(body), pad, BRCM_IDX["NAMETAG_START"]))
+    body += (tagline * (pad // len(tagline) + 1))[:pad]
+    assert BRCM_MIN_FW_SIZE <= len(body) <= BRCM_MAX_FW_SIZE
+    return body, b"".join(struct.pack("<III", *h) for h in hdr)
 
 
 def initvals(records):
@@ -94,8 +168,13 @@ def main():
         "ht0initvals29.fw": initvals(INITVALS),
         "ht0bsinitvals29.fw": initvals(BSINITVALS),
     }
+    body, hdr = brcm_files()
+    files = {os.path.join("b43", k): v for k, v in files.items()}
+    files["brcm/bcm43xx-0.fw"] = body
+    files["brcm/bcm43xx_hdr-0.fw"] = hdr
+    os.makedirs(os.path.join(args.out, "brcm"), exist_ok=True)
     for name, data in files.items():
-        path = os.path.join(d, name)
+        path = os.path.join(args.out, name)
         if os.path.exists(path) and open(path, "rb").read() == data:
             continue
         with open(path + ".tmp", "wb") as f:

@@ -7,8 +7,9 @@
 Output in build/guest/<kernel>/: vmlinuz, initrd.img, kernel.version.
 The guest is an initramfs: busybox, iw, wpa_supplicant/wpa_cli, hostapd/
 hostapd_cli, iperf3, tcpdump, lspci with the libraries they need, the real
-bcma/b43/mac80211/cfg80211 modules (and their dependencies) of the Debian
-kernel, /lib/firmware/b43 from build/firmware-stubs/b43, and the /init of
+bcma/b43/brcmsmac/mac80211/cfg80211 modules (and their dependencies) of the
+Debian kernel, /lib/firmware/b43 and /lib/firmware/brcm from
+build/firmware-stubs/{b43,brcm}, and the /init of
 tests/guest/init.  Nothing is rebuilt when no input changed: the inputs
 (package versions, init, firmware files, this script) are hashed.
 """
@@ -42,7 +43,7 @@ BINARIES = {
 BINDIRS = ["usr/sbin", "sbin", "usr/bin", "bin"]
 # Modules wanted in the guest; their dependencies are added from modules.dep.
 MODULES = [
-    "bcma", "b43", "mac80211", "cfg80211", "rfkill",
+    "bcma", "b43", "brcmsmac", "mac80211", "cfg80211", "rfkill",
     "e1000", "af_packet", "qemu_fw_cfg",
     # mac80211 software crypto (nohwcrypt, WPA2)
     "ccm", "gcm", "ctr", "cmac", "gmac", "aes_generic", "libarc4", "arc4",
@@ -253,14 +254,16 @@ def main():
     pkgs = closure(TOOLS)
     vers = versions(pkgs + [kpkg])
 
-    fwdir = os.path.join(TOP, "build", "firmware-stubs", "b43")
+    fwdirs = {d: os.path.join(TOP, "build", "firmware-stubs", d)
+              for d in ("b43", "brcm")}
     h = hashlib.sha256()
     for p in sorted(vers):
         h.update(("%s=%s\n" % (p, vers[p])).encode())
     for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
               os.path.join(TOP, "tests/guest/udhcpc.script"),
               os.path.join(TOP, "tests/guest/wait-for")] + \
-            sorted(glob.glob(os.path.join(fwdir, "*.fw"))):
+            sorted(f for d in sorted(fwdirs) for f in
+                   glob.glob(os.path.join(fwdirs[d], "*.fw"))):
         h.update(f.encode())
         with open(f, "rb") as fh:
             h.update(fh.read())
@@ -350,10 +353,11 @@ def main():
         if os.path.exists(os.path.join(kmod, f)):
             shutil.copy2(os.path.join(kmod, f), os.path.join(imod, f))
     subprocess.run(["/sbin/depmod", "-b", initrd, kver], check=True)
-    fwdst = os.path.join(initrd, "lib/firmware/b43")
-    os.makedirs(fwdst, exist_ok=True)
-    for f in glob.glob(os.path.join(fwdir, "*.fw")):
-        shutil.copy2(f, fwdst)
+    for d, src in fwdirs.items():
+        fwdst = os.path.join(initrd, "lib/firmware", d)
+        os.makedirs(fwdst, exist_ok=True)
+        for f in glob.glob(os.path.join(src, "*.fw")):
+            shutil.copy2(f, fwdst)
 
     # --- pack ---
     print("build-guest: [3/3] the initrd", flush=True)

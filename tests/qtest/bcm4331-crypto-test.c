@@ -80,7 +80,11 @@ static uint32_t crypt_xfer(Air *a, const uint8_t *f, size_t len,
     }
     qtest_memread(a->qts, B->rxbuf + 2400 * *rxs, rx, 2400);
     (*rxs)++;
-    return ldl_le_p(rx + 0x10) | 0x80000000u;       /* mac_status, + seen */
+    /* the PHY status words are always valid: the decryption bits follow */
+    g_assert_cmphex(ldl_le_p(rx + 0x10) & D11_RX_MAC_PHYST_VALID, ==,
+                    D11_RX_MAC_PHYST_VALID);
+    /* mac_status, + seen */
+    return (ldl_le_p(rx + 0x10) & ~D11_RX_MAC_PHYST_VALID) | 0x80000000u;
 }
 
 /* IEEE 802.11-2012 M.6.4 (wifi-vectors.h): the FCS of the frame on air */

@@ -24,6 +24,6 @@ typedef struct D11State D11State;       /* d11-mac.h: registers, SHM, TSF */
 typedef struct D11Dma D11Dma;           /* d11-dma.h: the DMA engines */
 typedef struct D11Xmit D11Xmit;         /* d11-xmit.h: data path, air */
 typedef struct FwState FwState;         /* fw.h: the microcode's emulation */
-typedef struct PhyState PhyState;       /* htphy.h: HT-PHY, BCM2059 */
+typedef struct PhyState PhyState;       /* phy.h: the PHY and its radio */
 
 #endif

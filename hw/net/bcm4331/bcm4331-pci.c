@@ -1,11 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331 802.11 PCIe card: PCI function and QOM glue.
+ * Broadcom 802.11 PCIe cards: PCI function and QOM glue, shared by the
+ * BCM4331 (b43) and the BCM43224 (brcmsmac).
  *
- * The PCI identity and config-space layout follow real BCM4331 cards
- * (lspci of MacBook Pro AirPort Extreme cards) and what Linux's bcma
- * host driver expects (drivers/bcma/host_pci.c).
+ * The PCI identity and config-space layout follow real cards (lspci of
+ * MacBook Pro AirPort Extreme BCM4331 cards, of Mac mini / MacBook Air
+ * BCM43224 cards) and what Linux's bcma host driver expects
+ * (drivers/bcma/host_pci.c).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -58,7 +60,7 @@ static const char *bcm4331_cfg_name(uint32_t addr)
  * INTA#: the backplane interrupt of any core whose line is up and which
  * config 0x94 (BCMA_PCI_IRQMASK, bit 8 + core index) routes to the host.
  */
-static void bcm4331_update_intx(Bcm4331State *s)
+static void bcm4331_update_intx(BcmCardState *s)
 {
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t mask = pci_get_long(pd->config + BCMA_PCI_IRQMASK);
@@ -74,7 +76,7 @@ static void bcm4331_update_intx(Bcm4331State *s)
 /* the interrupt line of core @n (a GPIO input of the card) */
 static void bcm4331_core_irq(void *opaque, int n, int level)
 {
-    Bcm4331State *s = opaque;
+    BcmCardState *s = opaque;
 
     if (level) {
         s->core_irq_level |= BIT(n);
@@ -93,7 +95,7 @@ static void bcm4331_core_irq(void *opaque, int n, int level)
  * Each is an alias into the backplane's MemoryRegion (bcma.c); the windows
  * follow their config registers (bits 11:0 ignored, as on hardware).
  */
-static void bcm4331_update_windows(Bcm4331State *s)
+static void bcm4331_update_windows(BcmCardState *s)
 {
     PCIDevice *pd = PCI_DEVICE(s);
 
@@ -111,7 +113,7 @@ static bool ranges_overlap32(uint32_t addr, int len, uint32_t reg)
 static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
                                      uint32_t val, int len)
 {
-    Bcm4331State *s = BCM4331_PCI(pd);
+    BcmCardState *s = BCM_CARD(pd);
     const char *name = bcm4331_cfg_name(addr);
 
     pci_default_write_config(pd, addr, val, len);
@@ -139,7 +141,7 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
     }
 }
 
-static void bcm4331_bar0_init(Bcm4331State *s)
+static void bcm4331_bar0_init(BcmCardState *s)
 {
     static const char *const name[4] = {
         "bcm4331-bar0-win0", "bcm4331-bar0-win1", "bcm4331-bar0-pcie",
@@ -163,7 +165,9 @@ static void bcm4331_bar0_init(Bcm4331State *s)
 /* the blocks of the 802.11 core and who talks to whom */
 static void bcm4331_pci_init(Object *obj)
 {
-    Bcm4331State *s = BCM4331_PCI(obj);
+    BcmCardState *s = BCM_CARD(obj);
+
+    bcm_phy_init(&s->phy, BCM_CARD_GET_CLASS(obj)->info->phy);
 
     s->mac.phy = &s->phy;
     s->mac.fw = &s->fw;
@@ -182,7 +186,8 @@ static void bcm4331_pci_init(Object *obj)
 
 static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 {
-    Bcm4331State *s = BCM4331_PCI(pd);
+    BcmCardState *s = BCM_CARD(pd);
+    const BcmCardInfo *info = BCM_CARD_GET_CLASS(pd)->info;
     uint8_t *c = pd->config;
     g_autofree char *macstr = NULL;
     static const MACAddr zero_mac;
@@ -191,10 +196,13 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 
     qemu_macaddr_default_if_unset(&s->macaddr);
     s->bcma.dma64 = s->dma.dma64;
-    if (!bcma_realize(&s->bcma, OBJECT(s), s->sprom_file, s->macaddr.a,
-                      mac_given, errp)) {
+    if (!bcma_realize(&s->bcma, OBJECT(s), info->chip, info->sprom_build,
+                      s->sprom_file, s->macaddr.a, mac_given, errp)) {
         return;
     }
+    s->dma.ring_aligned = info->dma_ring_aligned;
+    s->fw.corerev = info->chip->cores[bcma_core_index(&s->bcma,
+                                                      BCMA_CORE_80211)].rev;
     d11_init(&s->mac, OBJECT(s));
     bcma_attach_core(&s->bcma, BCMA_CORE_80211, &s->mac.iomem, d11_core_reset,
                      &s->mac);
@@ -247,7 +255,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
 
 static void bcm4331_pci_exit(PCIDevice *pd)
 {
-    Bcm4331State *s = BCM4331_PCI(pd);
+    BcmCardState *s = BCM_CARD(pd);
 
     d11_xmit_exit(&s->xmit);
     d11_dma_exit(&s->dma);
@@ -263,7 +271,7 @@ static void bcm4331_pci_exit(PCIDevice *pd)
 static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
 {
     PCIDevice *pd = PCI_DEVICE(obj);
-    Bcm4331State *s = BCM4331_PCI(obj);
+    BcmCardState *s = BCM_CARD(obj);
     uint8_t *c = pd->config;
 
     trace_bcm4331_pci_reset();
@@ -288,13 +296,13 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
 static void bcm4331_pci_reset_hold(Object *obj, ResetType type)
 {
     /* the cores' lines follow their reset state: all low */
-    d11_update_irq(&BCM4331_PCI(obj)->mac);
+    d11_update_irq(&BCM_CARD(obj)->mac);
     pci_irq_deassert(PCI_DEVICE(obj));
 }
 
 static int bcm4331_post_load(void *opaque, int version_id)
 {
-    Bcm4331State *s = opaque;
+    BcmCardState *s = opaque;
 
     bcm4331_update_windows(s);      /* the windows follow config space */
     d11_xmit_post_load(&s->xmit);   /* statuses of the frames on the air */
@@ -310,32 +318,32 @@ static const VMStateDescription vmstate_bcm4331 = {
     .minimum_version_id = 2,
     .post_load = bcm4331_post_load,
     .fields = (const VMStateField[]) {
-        VMSTATE_PCI_DEVICE(parent_obj, Bcm4331State),
-        VMSTATE_STRUCT(bcma, Bcm4331State, 1, vmstate_bcma, BcmaState),
-        VMSTATE_STRUCT(mac, Bcm4331State, 2, vmstate_d11, D11State),
-        VMSTATE_STRUCT(dma, Bcm4331State, 1, vmstate_d11_dma, D11Dma),
-        VMSTATE_STRUCT(xmit, Bcm4331State, 1, vmstate_d11_xmit, D11Xmit),
-        VMSTATE_STRUCT(fw, Bcm4331State, 1, vmstate_bcm_fw, FwState),
-        VMSTATE_STRUCT(phy, Bcm4331State, 1, vmstate_bcm_phy, PhyState),
+        VMSTATE_PCI_DEVICE(parent_obj, BcmCardState),
+        VMSTATE_STRUCT(bcma, BcmCardState, 1, vmstate_bcma, BcmaState),
+        VMSTATE_STRUCT(mac, BcmCardState, 2, vmstate_d11, D11State),
+        VMSTATE_STRUCT(dma, BcmCardState, 1, vmstate_d11_dma, D11Dma),
+        VMSTATE_STRUCT(xmit, BcmCardState, 1, vmstate_d11_xmit, D11Xmit),
+        VMSTATE_STRUCT(fw, BcmCardState, 1, vmstate_bcm_fw, FwState),
+        VMSTATE_STRUCT(phy, BcmCardState, 1, vmstate_bcm_phy, PhyState),
         VMSTATE_END_OF_LIST()
     },
 };
 
 static bool bcm4331_get_rfkill(Object *obj, Error **errp)
 {
-    return bcm_phy_rfkill(&BCM4331_PCI(obj)->phy);
+    return bcm_phy_rfkill(&BCM_CARD(obj)->phy);
 }
 
 /* the card's hardware radio switch; may be flipped at run time (qom-set) */
 static void bcm4331_set_rfkill(Object *obj, bool value, Error **errp)
 {
-    d11_set_rfkill(&BCM4331_PCI(obj)->mac, value);
+    d11_set_rfkill(&BCM_CARD(obj)->mac, value);
 }
 
 static void bcm4331_get_channel(Object *obj, Visitor *v, const char *name,
                                 void *opaque, Error **errp)
 {
-    uint32_t ch = bcm_phy_channel(&BCM4331_PCI(obj)->phy);
+    uint32_t ch = bcm_phy_channel(&BCM_CARD(obj)->phy);
 
     visit_type_uint32(v, name, &ch, errp);
 }
@@ -343,7 +351,7 @@ static void bcm4331_get_channel(Object *obj, Visitor *v, const char *name,
 static void bcm4331_get_frequency(Object *obj, Visitor *v, const char *name,
                                   void *opaque, Error **errp)
 {
-    uint32_t f = bcm_phy_freq(&BCM4331_PCI(obj)->phy);
+    uint32_t f = bcm_phy_freq(&BCM_CARD(obj)->phy);
 
     visit_type_uint32(v, name, &f, errp);
 }
@@ -352,7 +360,7 @@ static void bcm4331_get_rx_dropped(Object *obj, Visitor *v,
                                    const char *name, void *opaque,
                                    Error **errp)
 {
-    visit_type_uint64(v, name, &BCM4331_PCI(obj)->dma.rx_dropped, errp);
+    visit_type_uint64(v, name, &BCM_CARD(obj)->dma.rx_dropped, errp);
 }
 
 /* what the card shows of its state (qom-get) */
@@ -371,21 +379,31 @@ static const struct {
       "(RX ring full, or a buffer too small for the frame)" },
 };
 
+/* the properties of a card; only the default subsystem differs by chip */
+#define BCM_CARD_PROPERTIES(vid, id)                                        \
+    DEFINE_PROP_MACADDR("mac", BcmCardState, macaddr),                      \
+    DEFINE_PROP_STRING("sprom", BcmCardState, sprom_file),                  \
+    DEFINE_PROP_LINK("medium", BcmCardState, xmit.medium, TYPE_WIFI_MEDIUM, \
+                     WifiMedium *),                                         \
+    DEFINE_PROP_INT32("txpower", BcmCardState, xmit.txpower, 18),           \
+    DEFINE_PROP_BOOL("rx-cd-erratum", BcmCardState, dma.rx_cd_erratum,     \
+                     true),                                                 \
+    DEFINE_PROP_BOOL("dma64", BcmCardState, dma.dma64, true),               \
+    DEFINE_PROP_UINT16("subsys-vendor-id", BcmCardState, subsys_vid, vid),  \
+    DEFINE_PROP_UINT16("subsys-id", BcmCardState, subsys_id, id)
+
 static const Property bcm4331_properties[] = {
-    DEFINE_PROP_MACADDR("mac", Bcm4331State, macaddr),
-    DEFINE_PROP_STRING("sprom", Bcm4331State, sprom_file),
-    DEFINE_PROP_LINK("medium", Bcm4331State, xmit.medium, TYPE_WIFI_MEDIUM,
-                     WifiMedium *),
-    DEFINE_PROP_INT32("txpower", Bcm4331State, xmit.txpower, 18),
-    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm4331State, dma.rx_cd_erratum, true),
-    DEFINE_PROP_BOOL("dma64", Bcm4331State, dma.dma64, true),
-    DEFINE_PROP_UINT16("subsys-vendor-id", Bcm4331State, subsys_vid,
-                       BCM4331_DEFAULT_SUBSYS_VID),
-    DEFINE_PROP_UINT16("subsys-id", Bcm4331State, subsys_id,
-                       BCM4331_DEFAULT_SUBSYS_ID),
+    BCM_CARD_PROPERTIES(BCM4331_DEFAULT_SUBSYS_VID,
+                        BCM4331_DEFAULT_SUBSYS_ID),
 };
 
-static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
+static const Property bcm43224_properties[] = {
+    BCM_CARD_PROPERTIES(BCM43224_DEFAULT_SUBSYS_VID,
+                        BCM43224_DEFAULT_SUBSYS_ID),
+};
+
+/* what the chips share */
+static void bcm_card_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
@@ -395,37 +413,49 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     k->exit = bcm4331_pci_exit;
     k->config_write = bcm4331_pci_write_config;
     k->vendor_id = BCM4331_PCI_VENDOR_ID;
-    k->device_id = BCM4331_PCI_DEVICE_ID;
-    k->revision = BCM4331_PCI_REVISION;
     k->class_id = PCI_CLASS_NETWORK_OTHER;
 
     rc->phases.enter = bcm4331_pci_reset_enter;
     rc->phases.hold = bcm4331_pci_reset_hold;
 
-    dc->desc = "Broadcom BCM4331 802.11a/b/g/n (HT-PHY) PCIe Wi-Fi";
     dc->vmsd = &vmstate_bcm4331;
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
-    device_class_set_props(dc, bcm4331_properties);
+}
+
+/* a chip: its identity, its defaults, the descriptions of the properties */
+static void bcm_chip_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    const BcmCardInfo *info = data;
+
+    BCM_CARD_CLASS(klass)->info = info;
+    k->device_id = info->device_id;
+    k->revision = info->revision;
+    dc->desc = info->desc;
+    if (info->device_id == BCM4331_PCI_DEVICE_ID) {
+        device_class_set_props(dc, bcm4331_properties);
+    } else {
+        device_class_set_props(dc, bcm43224_properties);
+    }
     object_class_property_set_description(klass, "mac",
         "MAC address of the card, stored in its SPROM "
         "(default: QEMU's next 52:54:00:12:34:xx address)");
-    object_class_property_set_description(klass, "sprom",
-        "file with a SPROM image to use instead of the built-in rev-9 "
-        "BCM94331 image: 440, 460 or 468 bytes of little-endian words, "
-        "revision 8-11, valid CRC-8 (mac=, if given, replaces its MAC)");
+    object_class_property_set_description(klass, "sprom", info->sprom_desc);
     object_class_property_set_description(klass, "medium",
         "the wifi-medium (simulated air) the card is on; without it the "
         "card is alone on its own air");
-    wifi_radio_class_add_pos(klass, offsetof(Bcm4331State, xmit.air),
+    wifi_radio_class_add_pos(klass, offsetof(BcmCardState, xmit.air),
         "position on the medium in metres, decimals allowed, settable while "
         "the guest runs (x, y, z; default 0, 0, 0)");
     object_class_property_set_description(klass, "txpower",
         "transmit power in dBm (default 18, the SPROM's maximum)");
     object_class_property_set_description(klass, "rx-cd-erratum",
-        "reproduce the BCM4331 erratum: bit 12 of the RX ring address leaks "
-        "into RXSTATUS's current-descriptor field (default on)");
+        "reproduce the 64-bit DMA engines' erratum: bit 12 of the RX ring "
+        "address leaks into RXSTATUS's current-descriptor field (default "
+        "on; why Linux aligns its rings to 8 KiB)");
     object_class_property_set_description(klass, "dma64",
-        "64-bit DMA engines as on the BCM4331 (default on); off: the 32-bit "
+        "64-bit DMA engines as on the chip (default on); off: the 32-bit "
         "descriptor format and register layout of older parts");
     object_class_property_add_bool(klass, "rfkill", bcm4331_get_rfkill,
                                    bcm4331_set_rfkill);
@@ -443,24 +473,68 @@ static void bcm4331_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",
-        "PCI subsystem id (default 0x00d6, AirPort Extreme)");
+                                          info->subsys_desc);
 }
 
-static const TypeInfo bcm4331_pci_info = {
-    .name = TYPE_BCM4331_PCI,
-    .parent = TYPE_PCI_DEVICE,
-    .instance_size = sizeof(Bcm4331State),
-    .instance_init = bcm4331_pci_init,
-    .class_init = bcm4331_pci_class_init,
-    .interfaces = (InterfaceInfo[]) {
-        { INTERFACE_PCIE_DEVICE },
-        { },
+static const BcmCardInfo bcm4331_info = {
+    .desc = "Broadcom BCM4331 802.11a/b/g/n (HT-PHY) PCIe Wi-Fi (b43)",
+    .device_id = BCM4331_PCI_DEVICE_ID,
+    .revision = BCM4331_PCI_REVISION,
+    .chip = &bcma_chip_bcm4331,
+    .phy = &bcm_htphy_model,
+    .sprom_build = bcm_sprom_build_r9,
+    .sprom_desc = "file with a SPROM image to use instead of the built-in "
+                  "rev-9 BCM94331 image: 440, 460 or 468 bytes of "
+                  "little-endian words, revision 8-11, valid CRC-8 (mac=, "
+                  "if given, replaces its MAC)",
+    .subsys_desc = "PCI subsystem id (default 0x00d6, AirPort Extreme)",
+};
+
+static const BcmCardInfo bcm43224_info = {
+    .desc = "Broadcom BCM43224 802.11a/b/g/n (N-PHY) PCIe Wi-Fi (brcmsmac)",
+    .device_id = BCM43224_PCI_DEVICE_ID,
+    .revision = BCM43224_PCI_REVISION,
+    .chip = &bcma_chip_bcm43224,
+    .phy = &bcm_nphy_model,
+    .sprom_build = bcm_sprom_build_43224,
+    .sprom_desc = "file with a SPROM image to use instead of the built-in "
+                  "rev-8 BCM943224 image: 440, 460 or 468 bytes of "
+                  "little-endian words, revision 8-11, valid CRC-8 (mac=, "
+                  "if given, replaces its MAC)",
+    .subsys_desc = "PCI subsystem id (default 0x0093, the Mac mini's "
+                   "AirPort Extreme)",
+    .dma_ring_aligned = true,
+};
+
+static const TypeInfo bcm_card_types[] = {
+    {
+        .name = TYPE_BCM_CARD,
+        .parent = TYPE_PCI_DEVICE,
+        .abstract = true,
+        .instance_size = sizeof(BcmCardState),
+        .instance_init = bcm4331_pci_init,
+        .class_size = sizeof(BcmCardClass),
+        .class_init = bcm_card_class_init,
+        .interfaces = (InterfaceInfo[]) {
+            { INTERFACE_PCIE_DEVICE },
+            { },
+        },
+    }, {
+        .name = TYPE_BCM4331_PCI,
+        .parent = TYPE_BCM_CARD,
+        .class_init = bcm_chip_class_init,
+        .class_data = (void *)&bcm4331_info,
+    }, {
+        .name = TYPE_BCM43224_PCI,
+        .parent = TYPE_BCM_CARD,
+        .class_init = bcm_chip_class_init,
+        .class_data = (void *)&bcm43224_info,
     },
 };
 
 static void bcm4331_pci_register_types(void)
 {
-    type_register_static(&bcm4331_pci_info);
+    type_register_static_array(bcm_card_types, ARRAY_SIZE(bcm_card_types));
 }
 
 type_init(bcm4331_pci_register_types)

@@ -1,8 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331 802.11 PCIe card: the PCI function (bcm4331-pci.c),
- * made of the backplane and the blocks of its 802.11 core.
+ * Broadcom 802.11 PCIe cards: the PCI function (bcm4331-pci.c), made of
+ * the backplane and the blocks of its 802.11 core.  One abstract type
+ * holds the card; each chip (bcm4331, bcm43224) is a subclass whose class
+ * data (BcmCardInfo) says what differs: the PCI identity, the backplane's
+ * chip table, the PHY model and the SPROM image.
  *
  * Register layout from the Linux bcma and b43 drivers
  * (drivers/bcma/host_pci.c, include/linux/bcma/bcma_regs.h).
@@ -21,10 +24,30 @@
 #include "d11-dma.h"
 #include "d11-xmit.h"
 #include "fw.h"
-#include "htphy.h"
+#include "phy.h"
 
+#define TYPE_BCM_CARD "bcm-wifi-card"
 #define TYPE_BCM4331_PCI "bcm4331"
-OBJECT_DECLARE_SIMPLE_TYPE(Bcm4331State, BCM4331_PCI)
+#define TYPE_BCM43224_PCI "bcm43224"
+OBJECT_DECLARE_TYPE(BcmCardState, BcmCardClass, BCM_CARD)
+
+/* what a chip's card is; the rest is shared */
+typedef struct BcmCardInfo {
+    const char *desc;
+    uint16_t device_id;
+    uint8_t revision;
+    const BcmaChipInfo *chip;
+    const BcmPhyModel *phy;
+    BcmSpromBuild *sprom_build;
+    const char *sprom_desc;         /* for the "sprom" property */
+    const char *subsys_desc;        /* the default subsystem ids */
+    bool dma_ring_aligned;          /* ring address bits 11:0 read 0 */
+} BcmCardInfo;
+
+struct BcmCardClass {
+    PCIDeviceClass parent_class;
+    const BcmCardInfo *info;
+};
 
 /* Broadcom's ids are not in include/hw/pci/pci_ids.h */
 #define BCM4331_PCI_VENDOR_ID       0x14e4
@@ -33,6 +56,12 @@ OBJECT_DECLARE_SIMPLE_TYPE(Bcm4331State, BCM4331_PCI)
 /* Apple AirPort Extreme (MacBook Pro 8,x - 10,1), as seen on real cards */
 #define BCM4331_DEFAULT_SUBSYS_VID  0x106b
 #define BCM4331_DEFAULT_SUBSYS_ID   0x00d6
+
+/* BCM43224: Apple Mac mini 4,1 / MacBook Air cards (bcm43224-identity) */
+#define BCM43224_PCI_DEVICE_ID      0x4353
+#define BCM43224_PCI_REVISION       0x01
+#define BCM43224_DEFAULT_SUBSYS_VID 0x106b
+#define BCM43224_DEFAULT_SUBSYS_ID  0x0093
 
 #define BCM4331_BAR0_SIZE           0x4000
 
@@ -45,7 +74,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(Bcm4331State, BCM4331_PCI)
 #define BCM4331_CAP_MSI             0x58
 #define BCM4331_CAP_PCIE            0xd0
 
-struct Bcm4331State {
+struct BcmCardState {
     PCIDevice parent_obj;
 
     MemoryRegion bar0;

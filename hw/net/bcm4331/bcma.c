@@ -56,7 +56,7 @@ static const BcmaCoreInfo bcm4331_cores[] = {
     },
 };
 
-static const BcmaChipInfo bcm4331_chip = {
+const BcmaChipInfo bcma_chip_bcm4331 = {
     .chip_id = 0x4331,
     .chip_rev = 2,
     .package = 9,
@@ -67,6 +67,60 @@ static const BcmaChipInfo bcm4331_chip = {
     .pmu_cap = 0x00000009,
     .cores = bcm4331_cores,
     .ncores = ARRAY_SIZE(bcm4331_cores),
+};
+
+/*
+ * BCM43224 (brcmsmac), as real cards print it (bcma scan.c): "Found chip
+ * with id 0xA8D8, rev 0x01 and package 0x08", ChipCommon rev 0x22, 802.11
+ * rev 0x17 (23), PCIe rev 0x0F (Mac mini 4,1, MacBook Air and HP Mini 311
+ * cards; docs/brcmsmac.md cites them).  Same backplane map as the BCM4331.
+ */
+static const BcmaCoreInfo bcm43224_cores[] = {
+    {
+        .name = "ChipCommon", .type = BCMA_CORE_CHIPCOMMON,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_CHIPCOMMON,
+        .rev = 0x22,
+        .base = 0x18000000, .wrap = 0x18100000, .master = false,
+        .iost = 0, .ioctl_reset = 0x1, .resetctl_reset = 0,
+    },
+    {
+        .name = "802.11", .type = BCMA_CORE_80211,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_80211,
+        .rev = 0x17,
+        .base = 0x18001000, .wrap = 0x18101000, .master = true,
+        /*
+         * 64-bit DMA; a dual-band a/b/g/n N-PHY; the fast clock (brcmsmac
+         * phy_cmn.c wlc_phy_init() warns "HW error SISF_FCLKA" without it)
+         */
+        .iost = BCMA_IOST_DMA64 | BCMA_IOST_D11_2G_PHY | BCMA_IOST_D11_5G_PHY |
+                BCMA_IOST_D11_DB_PHY | BCMA_IOST_D11_FCLKA,
+        .ioctl_reset = 0, .resetctl_reset = 1,  /* held in reset */
+    },
+    {
+        .name = "PCIe", .type = BCMA_CORE_PCIE,
+        .manuf = BCMA_EROM_CIA_MANUF_BCM, .id = BCMA_EROM_CIA_ID_PCIE,
+        .rev = 0x0f,
+        .base = 0x18002000, .wrap = 0x18102000, .master = true,
+        .iost = 0, .ioctl_reset = 0x1, .resetctl_reset = 0,
+    },
+};
+
+const BcmaChipInfo bcma_chip_bcm43224 = {
+    .chip_id = 0xa8d8,
+    .chip_rev = 1,
+    .package = 8,
+    .erom_base = 0x18103000,
+    /*
+     * PMU and an external SPROM (bcma reads it at ChipCommon 0x800 when
+     * CAP_SPROM and SROM_CONTROL bit 0 are set); no flash, no PCTL.  The
+     * PMU revision is not public: 6, below the 10 from which brcmsmac
+     * measures the crystal (pmu.c).
+     */
+    .cc_cap = R_CC_CAP_PMU_MASK | R_CC_CAP_SPROM_MASK,
+    .cc_chipstat = 0,
+    .pmu_cap = 0x00000006,
+    .cores = bcm43224_cores,
+    .ncores = ARRAY_SIZE(bcm43224_cores),
 };
 
 /* ------------------------------------------------------------------ */
@@ -576,14 +630,15 @@ static bool bcma_load_sprom(BcmaState *b, const char *file, Error **errp)
 }
 
 /*
- * The BCM4331's backplane, its regions owned by @owner; its SPROM from
- * @sprom_file, or built with @mac (which also replaces the file's address
- * when @mac_given).
+ * The backplane of @chip, its regions owned by @owner; its SPROM from
+ * @sprom_file, or built by @sprom_build with @mac (which also replaces the
+ * file's address when @mac_given).
  */
-bool bcma_realize(BcmaState *b, Object *owner, const char *sprom_file,
+bool bcma_realize(BcmaState *b, Object *owner, const BcmaChipInfo *chip,
+                  BcmSpromBuild *sprom_build, const char *sprom_file,
                   const uint8_t *mac, bool mac_given, Error **errp)
 {
-    b->chip = &bcm4331_chip;
+    b->chip = chip;
     assert(b->chip->ncores <= BCMA_MAX_CORES);
     bcma_build_erom(b);
     bcma_map(b, owner);
@@ -600,8 +655,9 @@ bool bcma_realize(BcmaState *b, Object *owner, const char *sprom_file,
         trace_bcm4331_bcma_sprom(sprom_file, b->sprom_words,
                                  b->sprom[b->sprom_words - 1] & 0xff);
     } else {
-        b->sprom_words = bcm_sprom_build_r9(b->sprom, mac);
-        trace_bcm4331_bcma_sprom("built-in", b->sprom_words, 9);
+        b->sprom_words = sprom_build(b->sprom, mac);
+        trace_bcm4331_bcma_sprom("built-in", b->sprom_words,
+                                 b->sprom[b->sprom_words - 1] & 0xff);
     }
     return true;
 }

@@ -58,6 +58,10 @@ typedef struct BcmaChipInfo {
 } BcmaChipInfo;
 
 #define BCMA_MAX_CORES          8
+
+/* the chips (bcma.c) */
+extern const BcmaChipInfo bcma_chip_bcm4331;
+extern const BcmaChipInfo bcma_chip_bcm43224;
 #define BCMA_REGFILE_WORDS      (0x800 / 4)
 
 /*
@@ -204,7 +208,10 @@ struct BcmaState {
 extern const VMStateDescription vmstate_bcma;
 
 /* bcma.c: the backplane */
-bool bcma_realize(BcmaState *b, Object *owner, const char *sprom_file,
+typedef unsigned BcmSpromBuild(uint16_t *sprom, const uint8_t mac[6]);
+
+bool bcma_realize(BcmaState *b, Object *owner, const BcmaChipInfo *chip,
+                  BcmSpromBuild *sprom_build, const char *sprom_file,
                   const uint8_t *mac, bool mac_given, Error **errp);
 void bcma_attach_core(BcmaState *b, BcmaCoreType type, MemoryRegion *regs,
                       void (*reset)(void *opaque), void *opaque);

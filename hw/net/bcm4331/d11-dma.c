@@ -546,6 +546,11 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
         return;
     }
     *reg = (old & ~mask) | (val & mask);
+    if (d->dma64 && d->ring_aligned &&
+        (rel == D11_DMA64_TXRINGLO || rel == D11_DMA64_RXRINGLO)) {
+        /* rings start on 4 KiB: the low bits are not there */
+        *reg &= ~(uint32_t)D11_DMA_RING_ALIGN_MASK;
+    }
     if (rel == D11_DMA64_TXCTL || rel == D11_DMA64_RXCTL) {
         trace_bcm4331_d11_dma_ctl(n, rel == D11_DMA64_TXCTL ? "TX" : "RX",
                                   *reg);

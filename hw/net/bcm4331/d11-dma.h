@@ -24,6 +24,7 @@
 #define D11_TX_CRYPTO_ROOM      WIFI_CCMP_MIC_LEN   /* WEP/TKIP ICV: 4 */
 
 #define D11_DMA_ENGINE_WORDS    (0x40 / 4)
+#define D11_DMA_RING_ALIGN_MASK 0xfff
 
 struct D11Dma {
     /* links (set at realize) */
@@ -40,6 +41,12 @@ struct D11Dma {
 
     bool dma64;                 /* property: 64-bit engines */
     bool rx_cd_erratum;         /* property: RXSTATUS bit-12 erratum */
+    /*
+     * the chip: ring address bits 11:0 read as 0 (brcmsmac probes them
+     * with 0xff0, dma.c _dma_descriptor_align(), and then aligns its rings
+     * and writes ring offsets to the index registers)
+     */
+    bool ring_aligned;
 
     uint32_t regs[D11_DMA_ENGINES][D11_DMA_ENGINE_WORDS];
     /* current descriptor of each engine, byte offset in its ring */

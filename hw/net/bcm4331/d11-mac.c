@@ -25,7 +25,7 @@
 #include "d11-dma.h"
 #include "d11-xmit.h"
 #include "fw.h"
-#include "htphy.h"
+#include "phy.h"
 #include "trace.h"
 
 static const char *d11_reg_name(uint32_t off, uint32_t mask)
@@ -437,8 +437,22 @@ uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
     case A_D11_RADIO24_CONTROL:
         v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_RADIO, mask);
         break;
+    case A_D11_RADIO_CONTROL:
+        v = (m->regs[off >> 2] & 0xffff) |
+            ((uint32_t)bcm_phy_radio_addr(m->phy) << 16);
+        break;
+    case A_D11_RADIO_DATA:
+        /* the high half first (0x3F8), then the low half (0x3FA) */
+        v = 0;
+        if (mask & 0xffff) {
+            v = bcm_phy_radio_data_hi(m->phy);
+        }
+        if (mask & 0xffff0000) {
+            v |= (uint32_t)bcm_phy_radio_data_read(m->phy) << 16;
+        }
+        break;
     case A_D11_PHY_VER:
-        v = bcm_phy_version() | (m->regs[off >> 2] & 0xffff0000);
+        v = bcm_phy_version(m->phy) | (m->regs[off >> 2] & 0xffff0000);
         break;
     case A_D11_PHY_CONTROL:
         v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_PHY, mask);
@@ -553,6 +567,20 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
         return;
     case A_D11_RADIO24_CONTROL:
         bcm_phy_port_write(m->phy, BCM_PHY_PORT_RADIO, val, mask);
+        return;
+    case A_D11_RADIO_CONTROL:
+        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff);
+        if (mask & 0xffff0000) {
+            bcm_phy_radio_set_addr(m->phy,
+                                   merge(bcm_phy_radio_addr(m->phy) << 16,
+                                         val, mask & 0xffff0000) >> 16);
+        }
+        return;
+    case A_D11_RADIO_DATA:
+        /* 0x3F8 (32-bit radio data's high half): no 32-bit registers */
+        if (mask & 0xffff0000) {
+            bcm_phy_radio_data_write(m->phy, val >> 16);
+        }
         return;
     case A_D11_PHY_VER:
         if (mask & 0xffff) {
@@ -720,6 +748,7 @@ void d11_reset(D11State *m)
     memset(m->rcmta, 0, sizeof(m->rcmta));
     memset(m->tpl, 0, sizeof(m->tpl));
     memset(m->rcm, 0, sizeof(m->rcm));
+    bcm_fw_clear_ucode(m->fw);
     bcm_phy_reset(m->phy);
     /* the interrupt line follows in the reset's hold phase */
     d11_core_reset_state(m);

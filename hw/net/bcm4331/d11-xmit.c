@@ -24,7 +24,7 @@
 #include "d11-xmit.h"
 #include "d11-dma.h"
 #include "d11-mac.h"
-#include "htphy.h"
+#include "phy.h"
 #include "trace.h"
 
 /* the 802.11 header up to the sequence control field the firmware reads */
@@ -384,14 +384,15 @@ static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
     stw_le_p(buf + D11_RXH_FRAME_LEN, D11_PLCP_LEN + flen);
     stw_le_p(buf + D11_RXH_PHY_STATUS0, meta->ofdm ? D11_RX_PHYST0_OFDM :
              meta->short_preamble ? D11_RX_PHYST0_SHORTPRMBL : 0);
-    memset(buf + D11_RXH_HT_POWER0, (uint8_t)meta->signal_dbm,
+    /* the signal each radio core measured: where the PHY reports it */
+    memset(buf + x->phy->model->rxh_power, (uint8_t)meta->signal_dbm,
            D11_RXH_HT_POWERS);
-    stl_le_p(buf + D11_RXH_MAC_STATUS, macstat);
+    stl_le_p(buf + D11_RXH_MAC_STATUS, macstat | D11_RX_MAC_PHYST_VALID);
     tsf = d11_tsf_now(x->mac);
     stw_le_p(buf + D11_RXH_MAC_TIME, (tsf - meta->airtime_us - 1) & 0xffff);
     stw_le_p(buf + D11_RXH_CHANNEL,
              (bcm_phy_channel(x->phy) << D11_RXH_CHANNEL_SHIFT) |
-             D11_RXH_PHYTYPE_HT);
+             FIELD_EX32(bcm_phy_version(x->phy), D11_PHY_VER, TYPE));
     /* PLCP header as the PHY received it */
     octets = flen;
     if (meta->ofdm) {

@@ -36,19 +36,24 @@
 #define FW_STUB_HEADER_BYTES    20
 
 typedef struct {
-    uint32_t bytes;             /* size of Broadcom's ucode29_mimo payload */
+    uint8_t corerev;            /* the 802.11 core revision it is for */
+    uint32_t bytes;             /* size of Broadcom's microcode */
     uint16_t rev, patch, date, time;
 } FwPersonality;
 
 /*
- * Broadcom's ucode29_mimo.fw as b43-fwcutter extracts it (real-hardware.md):
- * the payload size identifies the release.
+ * Broadcom's microcode: the size identifies the release.  b43's
+ * ucode29_mimo.fw as b43-fwcutter extracts it (real-hardware.md); for
+ * brcmsmac, the ucode16_mimo image of linux-firmware's brcm/bcm43xx-0.fw
+ * (its size word, tag 11 of bcm43xx_hdr-0.fw), which has no date.  The
+ * first entry of a core revision stands for an unknown release.
  */
 static const FwPersonality fw_known[] = {
-    { 0xa8d0, 784, 2, 0xc80f, 0xac73 },     /* 2012-08-15 21:35:19 */
-    { 0x9b48, 666, 2, 0xb217, 0x09e7 },     /* 2011-02-23 01:15:07 */
+    { 29, 0xa8d0, 784, 2, 0xc80f, 0xac73 },     /* 2012-08-15 21:35:19 */
+    { 29, 0x9b48, 666, 2, 0xb217, 0x09e7 },     /* 2011-02-23 01:15:07 */
+    { 23, 0x9bb8, 610, 812, 0, 0 },
+    { 17, 0x9bb8, 610, 812, 0, 0 },
 };
-#define FW_DEFAULT (&fw_known[0])           /* 784.2, the project default */
 
 void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
                         uint32_t mask)
@@ -59,6 +64,9 @@ void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
         qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: microcode write while the "
                       "PSM runs (word %u)\n", word_index);
         return;
+    }
+    if (word_index == 0) {
+        fw->ucode_bytes = 0;        /* an upload starts at the beginning */
     }
     if (word_index < ARRAY_SIZE(fw->ucode_head)) {
         fw->ucode_head[word_index] =
@@ -94,13 +102,16 @@ static void bcm_fw_boot(FwState *fw)
         fw->fwcapa = fw->ucode_head[4];
         fw->stub = true;
     } else {
-        const FwPersonality *p = FW_DEFAULT;
+        const FwPersonality *p = NULL, *first = NULL;
 
-        for (unsigned i = 0; i < ARRAY_SIZE(fw_known); i++) {
-            if (fw_known[i].bytes == fw->ucode_bytes) {
-                p = &fw_known[i];
+        for (unsigned i = 0; i < ARRAY_SIZE(fw_known) && !p; i++) {
+            if (fw_known[i].corerev == fw->corerev) {
+                first = first ? first : &fw_known[i];
+                p = fw_known[i].bytes == fw->ucode_bytes ? &fw_known[i] : NULL;
             }
         }
+        /* unknown: the core's first release */
+        p = p ? p : first ? first : &fw_known[0];
         fw->rev = p->rev;
         fw->patch = p->patch;
         fw->date = p->date;
@@ -303,6 +314,11 @@ void bcm_fw_exit(FwState *fw)
     fw->tbtt_timer = NULL;
 }
 
+/*
+ * A core reset or PSM_JMP0: the PSM stops; its instruction memory keeps
+ * the microcode (brcmsmac uploads it once per power-up and restarts the
+ * PSM on it at every "up", main.c brcms_ucode_download()).
+ */
 void bcm_fw_reset(FwState *fw)
 {
     fw->beacon_active = 0;
@@ -312,6 +328,11 @@ void bcm_fw_reset(FwState *fw)
         timer_del(fw->tbtt_timer);
     }
     fw->psm_running = false;
+}
+
+/* power-on: the instruction memory is empty */
+void bcm_fw_clear_ucode(FwState *fw)
+{
     fw->ucode_bytes = 0;
     memset(fw->ucode_head, 0, sizeof(fw->ucode_head));
 }

@@ -29,6 +29,7 @@ struct FwState {
     uint32_t ucode_head[8];     /* first words: the stub's identity */
     uint16_t rev, patch, date, time, fwcapa;
     bool stub;                  /* our stub (else Broadcom's microcode) */
+    uint8_t corerev;            /* of the 802.11 core (set at realize) */
 };
 
 extern const VMStateDescription vmstate_bcm_fw;
@@ -36,6 +37,7 @@ extern const VMStateDescription vmstate_bcm_fw;
 void bcm_fw_init(FwState *fw);
 void bcm_fw_exit(FwState *fw);
 void bcm_fw_reset(FwState *fw);
+void bcm_fw_clear_ucode(FwState *fw);
 bool bcm_fw_running(FwState *fw);
 void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
                         uint32_t mask);

@@ -1,16 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331 SPROM image: rev-9 builder, CRC-8 and validation.
+ * Broadcom SPROM images: the BCM94331's (rev 9) and the BCM943224's
+ * (rev 8) builders, CRC-8 and validation.
  *
  * CRC: drivers/bcma/sprom.c (bcma_crc8, bcma_sprom_crc): reflected CRC-8,
  * polynomial 0xAB, init 0xFF, result inverted, fed with the low then the
  * high byte of words 0..N-2 and the low (revision) byte of word N-1; the CRC
  * is stored in the high byte of word N-1.
- * Field values: a BCM94331 board (board type 0x0525); the HT-PHY power
- * parameters are b43's own fallback constants (b43/phy_ht.c
- * b43_phy_ht_tx_power_ctl_setup(): a pa_2g[0] of -1024..-32768 powers of
- * two would make b43 divide by zero).
+ * Layout: SSB_SPROM8_* of include/linux/ssb/ssb_regs.h (revisions 8-11).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -60,15 +58,20 @@ void bcm_sprom_set_mac(uint16_t *sprom, const uint8_t mac[6])
     }
 }
 
-/* Per-core power info (SSB_SROM8_PWR_INFO_CORE*): 2.4 GHz part */
-static const uint16_t bcm4331_pwr_2g[3][4] = {
-    /* maxpwr_2g 18 dBm (quarter dBm) | itssi_2g << 8, pa_2g[0..2] */
-    { 0x2048, 0xfe58, 0x15ec, 0xfa8f },
-    { 0x2048, 0xfe58, 0x15ec, 0xfa8f },
-    { 0x2048, 0xfe58, 0x15ec, 0xfa8f },
-};
+/* What a board's image says; the builder lays it out (rev 8/9 layout). */
+typedef struct {
+    uint16_t board_type, subvendor, devid, boardrev;
+    uint32_t boardflags, boardflags2;
+    uint16_t antavail, txrxc, fem2g, fem5g;
+    uint8_t rev, cores;
+    uint16_t pwr_2g[4];         /* maxpwr_2g | itssi_2g << 8, pa_2g[0..2] */
+    uint16_t pwr_5g[2];         /* maxpwr_5g | itssi_5g << 8, 5gh | 5gl */
+    uint16_t pa_5g[3];          /* pa_5g, pa_5gl, pa_5gh (0xffff: none) */
+    uint32_t ofdm2gpo;          /* 2.4 GHz OFDM power offsets */
+} BcmSpromBoard;
 
-unsigned bcm_sprom_build_r9(uint16_t *sp, const uint8_t mac[6])
+static unsigned bcm_sprom_build(uint16_t *sp, const uint8_t mac[6],
+                                const BcmSpromBoard *b)
 {
     const unsigned n = BCM_SPROM_WORDS_R4;
 
@@ -78,44 +81,103 @@ unsigned bcm_sprom_build_r9(uint16_t *sp, const uint8_t mac[6])
     }
     sp[BCM_SPROM_W_PCIE_PI] = 0x2801;       /* PCIe core index 2 */
     sp[1] = 0x0000;
-    sp[BCM_SPROM_W_BOARD_TYPE] = 0x0525;    /* BCM94331MC */
-    sp[BCM_SPROM_W_SUBVENDOR] = 0x14e4;
+    sp[BCM_SPROM_W_BOARD_TYPE] = b->board_type;
+    sp[BCM_SPROM_W_SUBVENDOR] = b->subvendor;
     sp[4] = 0x0000;
     sp[BCM_SPROM_W_PCIE_L23] = 0xedbe;      /* L23READY_EXIT_NOPERST set */
-    sp[BCM_SPROM_W_DEVID] = 0x4331;
+    sp[BCM_SPROM_W_DEVID] = b->devid;
     sp[BCM_SPROM_W_SIGNATURE] = 0x5372;
-    sp[BCM_SPROM_W_BOARDREV] = 0x1104;
-    sp[BCM_SPROM_W_BFLLO] = 0x0200;
-    sp[BCM_SPROM_W_BFLHI] = 0x0000;
-    sp[BCM_SPROM_W_BFL2LO] = 0x0000;
-    sp[BCM_SPROM_W_BFL2HI] = 0x0000;
+    sp[BCM_SPROM_W_BOARDREV] = b->boardrev;
+    sp[BCM_SPROM_W_BFLLO] = b->boardflags;
+    sp[BCM_SPROM_W_BFLHI] = b->boardflags >> 16;
+    sp[BCM_SPROM_W_BFL2LO] = b->boardflags2;
+    sp[BCM_SPROM_W_BFL2HI] = b->boardflags2 >> 16;
     bcm_sprom_set_mac(sp, mac);
     sp[BCM_SPROM_W_CCODE] = 0x5553;         /* "US" */
     sp[74] = 0x0000;
     sp[BCM_SPROM_W_GPIO01] = 0xffff;        /* LEDs: driver defaults */
     sp[BCM_SPROM_W_GPIO23] = 0xffff;
     sp[BCM_SPROM_W_LEDDC] = 0x0a5a;         /* on 10, off 90 */
-    sp[BCM_SPROM_W_ANTAVAIL] = 0x0707;      /* 3 chains, both bands */
+    sp[BCM_SPROM_W_ANTAVAIL] = b->antavail;
     sp[BCM_SPROM_W_AGAIN01] = 0x0202;       /* antenna gain 2 dBm */
     sp[BCM_SPROM_W_AGAIN23] = 0xff02;
-    sp[BCM_SPROM_W_TXRXC] = 0x0077;         /* txchain 7, rxchain 7 */
-    sp[BCM_SPROM_W_FEM2G] = 0x0325;
-    sp[BCM_SPROM_W_FEM5G] = 0x0325;
-    for (int c = 0; c < 3; c++) {
+    sp[BCM_SPROM_W_TXRXC] = b->txrxc;
+    sp[BCM_SPROM_W_FEM2G] = b->fem2g;
+    sp[BCM_SPROM_W_FEM5G] = b->fem5g;
+    for (int c = 0; c < b->cores; c++) {
         uint16_t *p = &sp[BCM_SPROM_W_PWR_CORE0 + c * BCM_SPROM_PWR_WORDS];
 
-        memcpy(p, bcm4331_pwr_2g[c], sizeof(bcm4331_pwr_2g[c]));
-        p[4] = 0x3e3c;                      /* maxpwr_5g / itssi_5g */
-        p[5] = 0x3c3c;                      /* maxpwr_5gh / _5gl */
+        memcpy(p, b->pwr_2g, sizeof(b->pwr_2g));
+        p[4] = b->pwr_5g[0];                /* maxpwr_5g / itssi_5g */
+        p[5] = b->pwr_5g[1];                /* maxpwr_5gh / _5gl */
+        for (int k = 0; k < 3; k++) {       /* pa_5g, pa_5gl, pa_5gh */
+            memcpy(&p[6 + 3 * k], &b->pwr_2g[1], 3 * sizeof(uint16_t));
+            if (b->pa_5g[k] == 0xffff) {
+                p[6 + 3 * k] = p[7 + 3 * k] = p[8 + 3 * k] = 0xffff;
+            }
+        }
         p[15] = 0x0000;
     }
     /* per-rate power offsets (cck/ofdm/mcs/cdd/stbc/bw40/bwdup): 0 */
     for (unsigned w = 160; w <= 204; w++) {
         sp[w] = 0x0000;
     }
-    sp[n - 1] = 0x0009;                     /* revision 9 */
+    sp[161] = b->ofdm2gpo;                  /* SSB_SPROM8_OFDM2GPO */
+    sp[162] = b->ofdm2gpo >> 16;
+    sp[n - 1] = b->rev;
     bcm_sprom_fix_crc(sp, n);
     return n;
+}
+
+/*
+ * A BCM94331 board: 3 chains; the HT-PHY power parameters are b43's own
+ * fallback constants (a pa_2g[0] of -1024..-32768 powers of two would make
+ * b43 divide by zero).
+ */
+unsigned bcm_sprom_build_r9(uint16_t *sp, const uint8_t mac[6])
+{
+    static const BcmSpromBoard b = {
+        .board_type = 0x0525, .subvendor = 0x14e4,     /* BCM94331MC */
+        .devid = 0x4331, .boardrev = 0x1104,
+        .boardflags = 0x0200, .boardflags2 = 0,
+        .antavail = 0x0707,                 /* 3 chains, both bands */
+        .txrxc = 0x0077,                    /* txchain 7, rxchain 7 */
+        .fem2g = 0x0325, .fem5g = 0x0325,
+        .rev = 9, .cores = 3,
+        .pwr_2g = { 0x2048, 0xfe58, 0x15ec, 0xfa8f },  /* 18 dBm */
+        .pwr_5g = { 0x3e3c, 0x3c3c },
+        .pa_5g = { 0xffff, 0xffff, 0xffff },
+        .ofdm2gpo = 0,
+    };
+
+    return bcm_sprom_build(sp, mac, &b);
+}
+
+/*
+ * A dual-band BCM943224 board, rev 8, 2 chains.  No dump of a real 43224
+ * image is public; the values are those of the rev-8 BCM43225 image of
+ * OpenWrt's bcma fallback SPROM (board flags 0x200, boardflags2 0x1000,
+ * antennas 3/3, max power 0x4e quarter-dBm = 19.5 dBm, core 0's PA
+ * triplet, OFDM offsets 0x55555555), with the 5 GHz fields the 2.4 GHz-only
+ * 43225 leaves blank filled from the 2.4 GHz ones; Apple's subsystem ids.
+ */
+unsigned bcm_sprom_build_43224(uint16_t *sp, const uint8_t mac[6])
+{
+    static const BcmSpromBoard b = {
+        .board_type = 0x0093, .subvendor = 0x106b,
+        .devid = 0x4353, .boardrev = 0x1200,
+        .boardflags = 0x0200, .boardflags2 = 0x1000,
+        .antavail = 0x0303,                 /* 2 chains, both bands */
+        .txrxc = 0x0033,                    /* txchain 3, rxchain 3 */
+        .fem2g = 0x0325, .fem5g = 0x0325,
+        .rev = 8, .cores = 2,
+        .pwr_2g = { 0x204e, 0xfead, 0x1611, 0xfa9a },
+        .pwr_5g = { 0x204a, 0x4a4a },
+        .pa_5g = { 0, 0, 0 },
+        .ofdm2gpo = 0x55555555,
+    };
+
+    return bcm_sprom_build(sp, mac, &b);
 }
 
 BcmSpromStatus bcm_sprom_check(const uint16_t *sprom, size_t len,

@@ -67,6 +67,9 @@ void bcm_sprom_set_mac(uint16_t *sprom, const uint8_t mac[6]);
  */
 unsigned bcm_sprom_build_r9(uint16_t *sprom, const uint8_t mac[6]);
 
+/* The rev-8 (220-word) image of a dual-band BCM943224 board with @mac. */
+unsigned bcm_sprom_build_43224(uint16_t *sprom, const uint8_t mac[6]);
+
 /*
  * Validate a user image of @len bytes (little-endian words): its size must
  * be one bcma reads (220, 230 or 234 words), its CRC valid and its revision

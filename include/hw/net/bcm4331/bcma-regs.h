@@ -99,6 +99,8 @@ REG32(AI_RESET_ST, 0x804)           /* fields as AI_RESET_CTL */
 /* IOST bits of the 802.11 core (b43/b43.h, bcma_regs.h) */
 #define BCMA_IOST_D11_2G_PHY    0x0001
 #define BCMA_IOST_D11_5G_PHY    0x0002
+#define BCMA_IOST_D11_FCLKA     0x0004      /* fast clock available */
+#define BCMA_IOST_D11_DB_PHY    0x0008      /* dual-band PHY */
 #define BCMA_IOST_DMA64         0x1000
 
 /* ---- clock control/status, at core register 0x1E0 of every core ---- */

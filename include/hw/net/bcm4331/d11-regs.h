@@ -120,6 +120,14 @@ REG32(D11_TSF_CFP_START, 0x18c)
  * keeps them in the 32-bit word that holds them (the REG32 below); a REG16
  * names the upper half of such a word.
  */
+/*
+ * The older radio port (brcmsmac phy4waddr/phy4wdatahi/phy4wdatalo, b43
+ * B43_MMIO_RADIO_CONTROL/_DATA_HIGH/_DATA_LOW), used below core rev 24:
+ * the address at 0x3F6 (high half of the word at 0x3F4), the data's high
+ * half at 0x3F8 and its low half at 0x3FA (one word at 0x3F8).
+ */
+REG32(D11_RADIO_CONTROL, 0x3f4)
+REG32(D11_RADIO_DATA, 0x3f8)
 REG32(D11_RADIO24_CONTROL, 0x3d8)
 REG16(D11_RADIO24_DATA, 0x3da)
 REG32(D11_PHY_VER, 0x3e0)
@@ -321,6 +329,8 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_RXH_PHY_STATUS0     0x04
 #define D11_RXH_HT_POWER0       0x09    /* s8 dBm, per radio core: 0..2 */
 #define D11_RXH_HT_POWERS       3
+#define D11_RXH_N_POWER0        0x06    /* N-PHY: PhyRxStatus_1 lo/hi, _2 lo */
+#define D11_RXH_N_POWERS        3
 #define D11_RXH_MAC_STATUS      0x10    /* 32 bits */
 #define D11_RXH_MAC_TIME        0x14    /* TSF bits 15:0 at frame start */
 #define D11_RXH_CHANNEL         0x16    /* channel << 3 | PHY type */
@@ -332,6 +342,7 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_RX_MAC_DEC          0x00000008  /* decryption attempted */
 #define D11_RX_MAC_DECERR       0x00000010  /* ... and failed */
 #define D11_RX_MAC_KEYIDX_SHIFT 5           /* key slot, 6 bits */
+#define D11_RX_MAC_PHYST_VALID  0x01000000  /* PHY status words valid */
 #define D11_PLCP_LEN            6
 /* RX buffers as b43 sets them up for format 598 (b43 dma.h) */
 #define D11_RX_FW598_FO         38      /* frame offset: header + pad */
