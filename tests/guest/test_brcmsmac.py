@@ -3,7 +3,7 @@
 """Guest test: the BCM43224 (-device bcm43224) under Broadcom's own
 driver, brcmsmac, unchanged, on the 6.12 and the 6.1 kernel.
 
-    test_brcmsmac.py [ap|hostapd|realfw]
+    test_brcmsmac.py [ap|hostapd|ht|realfw]
 
 ap (default), both kernels at once, each guest with its own virtual AP:
   bcma enumerates the chip as real BCM43224 cards print it, brcmsmac
@@ -15,6 +15,11 @@ ap (default), both kernels at once, each guest with its own virtual AP:
 hostapd: a b43 guest (bcm4331, 6.12) runs hostapd (WPA2) and a brcmsmac
   guest (bcm43224, BCM_GUEST_KERNEL or 6.1) joins it over the air of two
   QEMU processes: ping and iperf3 both ways.
+ht: two BCM43224 guests, one running hostapd on brcmsmac (802.11n, WPA2),
+  the other joining it, airtime on: the AP's beacons come from its
+  template (the station counts them), the link is HT (an MCS rate), 8 MiB
+  of TCP go as A-MPDUs of several MPDUs with their block-ack status (no
+  warning from brcmsmac's ampdu.c), ping without loss.
 realfw: Broadcom's brcm/bcm43xx{,_hdr}-0.fw (Debian's firmware-brcm80211,
   fetched by scripts/fetch-brcm-firmware.sh) instead of our stubs: the
   device recognises release 610.812, brcmsmac associates and pings.
@@ -291,6 +296,87 @@ def main_hostapd(check):
     return check.finish([ra, rs])
 
 
+HT_AP = SH_LOAD.replace("COPYFW\n", "") + sh_hostapd(
+    "BRCMHT", "ieee80211n=1\\nwmm_enabled=1\\nwpa=2\\nwpa_passphrase=%s\\n"
+    "wpa_key_mgmt=WPA-PSK\\nrsn_pairwise=CCMP\\n" % PASS) + r"""ip addr add 192.168.80.1/24 dev wlan0
+wait-for 'iw dev wlan0 station dump | grep -q Station' 300 && echo "station joined"
+wait-for 'ping -c 1 -W 1 192.168.80.2 >/dev/null' 60
+ping -c 20 -i 0.2 -s 1400 192.168.80.2
+# stdin held open: busybox nc closes its side at EOF of its input
+sleep 600 | nc -l -p 7777 > /tmp/bulk &
+""" + sh_stations_left(300) + r"""echo "bulk received $(wc -c < /tmp/bulk)"
+""" + r"""echo "station left"
+"""
+
+HT_STA = SH_LOAD.replace("COPYFW\n", "") + r"""ip link set wlan0 up
+wait-for 'iw dev wlan0 scan | grep -q "SSID: BRCMHT"' 90
+iw dev wlan0 scan | grep -E '^BSS|freq:|SSID: BRCMHT|HT capabilities'
+printf 'network={\n ssid="BRCMHT"\n psk="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n}\n' > /tmp/wpa.conf
+wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
+wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 90 && echo "4-way handshake done"
+ip addr add 192.168.80.2/24 dev wlan0
+wait-for 'ping -c 1 -W 1 192.168.80.1 >/dev/null' 60
+ping -c 20 -i 0.2 -s 1400 192.168.80.1
+# bulk traffic: mac80211 starts a block-ack session, brcmsmac aggregates
+sleep 1
+dd if=/dev/zero bs=1024 count=8192 2>/dev/null | nc -w 10 192.168.80.1 7777 && echo "bulk sent"
+iw dev wlan0 link
+iw dev wlan0 station dump | grep -E 'beacon rx|tx bitrate|tx failed'
+""" % PASS + sh_leave("kill %1")
+
+
+def main_ht(check):
+    mcast = air_netdev()
+    trace = {}
+    for name in ("brcmsmac-ht-ap", "brcmsmac-ht-sta"):
+        trace[name] = os.path.join(log_dir(), name + ".trace")
+        if os.path.exists(trace[name]):
+            os.unlink(trace[name])
+    guests = [Guest(name, sc, kernel=k, timeout=600,
+                    append="bcm4331.coldplug=0",
+                    # airtime: frames take time, brcmsmac's queues fill
+                    # and it aggregates
+                    qemu_args=["-object", "wifi-medium,id=air0,netdev=l0,"
+                               "airtime=on",
+                               "-netdev", mcast, "-device",
+                               "bcm43224,addr=04.0,medium=air0,mac=" + mac,
+                               "-trace", "bcm4331_txstat_ampdu",
+                               "-D", trace[name]])
+              for name, sc, k, mac in (
+                  ("brcmsmac-ht-ap", HT_AP, "6.12", "02:43:22:24:00:0a"),
+                  ("brcmsmac-ht-sta", HT_STA, "6.1", "02:43:22:24:00:0b"))]
+    ra, rs = run_guests(guests)
+    print(ra.output)
+    print(rs.output)
+    card_checks(check, ra, "6.12")
+    card_checks(check, rs, "6.1")
+    check("hostapd started" in ra.output, "hostapd runs on brcmsmac", ra)
+    check("station joined" in ra.output, "the station joined", ra)
+    check("20 packets transmitted, 20 packets received, 0% packet loss"
+          in ra.output, "the AP pings the station without loss", ra)
+    check("4-way handshake done" in rs.output, "WPA2 with hostapd", rs)
+    check("20 packets transmitted, 20 packets received, 0% packet loss"
+          in rs.output, "the station pings the AP without loss", rs)
+    check("bulk received 8388608" in ra.output, "8 MiB of TCP from the "
+          "station arrive whole", ra)
+    check(re.search(r"tx bitrate:\s+[\d.]+ MBit/s MCS \d+", rs.output)
+          is not None, "the link is 802.11n (an MCS rate)", rs)
+    m = re.search(r"beacon rx:\s+(\d+)", rs.output)
+    check(m is not None and int(m.group(1)) > 10, "the station hears the "
+          "AP's beacons (%s)" % (m.group(1) if m else "-"), rs)
+    for r in (ra, rs):
+        check(not re.search(r"ampdu|WARNING", r.dmesg),
+              "no A-MPDU complaint or warning", r)
+    text = open(trace["brcmsmac-ht-sta"], errors="replace").read() \
+        if os.path.exists(trace["brcmsmac-ht-sta"]) else ""
+    agg = re.findall(r"bitmap 0x([0-9a-f]+)", text)
+    multi = [b for b in agg if bin(int(b, 16)).count("1") > 1]
+    check(len(multi) > 0, "A-MPDUs of several MPDUs, block-acknowledged "
+          "(%d aggregates, %d of more than one MPDU)" % (len(agg),
+                                                        len(multi)), rs)
+    return check.finish([ra, rs])
+
+
 def main_realfw(check):
     d = fetch_real_firmware()
     if not d:
@@ -339,7 +425,7 @@ ping -c 10 -i 0.2 10.0.2.2
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "ap"
     check = Checks()
-    return {"ap": main_ap, "hostapd": main_hostapd,
+    return {"ap": main_ap, "hostapd": main_hostapd, "ht": main_ht,
             "realfw": main_realfw}[mode](check)
 
 

@@ -272,6 +272,33 @@ static void test_firmware(void)
     qbcm4331_close(&c);
 }
 
+/*
+ * brcms_b_write_template_ram(): the address once, then the words; the
+ * write pointer advances (the beacon a brcmsmac AP sends is this)
+ */
+static void test_template(void)
+{
+    Card c;
+
+    card_open(&c, NULL);
+    qbcm4331_core_up(c.dev, c.bar0);
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468);
+    for (uint32_t i = 0; i < 4; i++) {
+        bcm_wl(&c, D11 + A_D11_RAM_DATA, 0x11111111 * (i + 1));
+    }
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0x478);
+    for (uint32_t i = 0; i < 4; i++) {
+        bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468 + 4 * i);
+        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_DATA), ==,
+                        0x11111111 * (i + 1));
+    }
+    /* the pointer wraps within the template RAM */
+    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, D11_TEMPLATE_SIZE - 4);
+    bcm_wl(&c, D11 + A_D11_RAM_DATA, 0xcafe);
+    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0);
+    qbcm4331_close(&c);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -279,5 +306,6 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm43224/phy-radio", test_phy_radio);
     qtest_add_func("/bcm43224/dma-align", test_dma_align);
     qtest_add_func("/bcm43224/firmware", test_firmware);
+    qtest_add_func("/bcm43224/template", test_template);
     return g_test_run();
 }

@@ -313,6 +313,12 @@ static void d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask)
 /* ------------------------------------------------------------------ */
 /* TX status FIFO: the firmware writes, b43 reads XMITSTAT_0 then _1    */
 
+/* room in the TX status FIFO for @n entries */
+bool d11_txstat_room(D11State *m, unsigned n)
+{
+    return m->txstat_count + n <= D11_TXSTAT_FIFO;
+}
+
 void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1)
 {
     unsigned i;
@@ -537,6 +543,14 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
             mask = bswap32(mask);
         }
         stl_le_p(p, merge(ldl_le_p(p), val, mask));
+        /*
+         * the write pointer advances by a word (brcmsmac writes the
+         * address once per template, brcms_b_write_template_ram(); b43
+         * writes it before every word)
+         */
+        if (mask & 0xff000000) {
+            m->ram_control = (m->ram_control + 4) & (D11_TEMPLATE_SIZE - 1);
+        }
         return;
     }
     case A_D11_RADIO_HWENABLED_HI:

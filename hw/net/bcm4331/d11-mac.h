@@ -70,6 +70,7 @@ void d11_raise_irq(D11State *m, uint32_t reason);
 void d11_set_irq_reason(D11State *m, uint32_t reason);
 void d11_raise_dma_irq(D11State *m, unsigned engine, uint32_t reason);
 void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1);
+bool d11_txstat_room(D11State *m, unsigned n);
 
 /* the MAC's state as the firmware and the data path see it */
 uint32_t d11_macctl(D11State *m);

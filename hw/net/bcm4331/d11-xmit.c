@@ -58,6 +58,76 @@ static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
     d11_txstat_report_rts(x, cookie, attempts, 0, acked, seq);
 }
 
+/*
+ * The status of an A-MPDU (brcmsmac ampdu.c brcms_c_ampdu_dotxstatus()):
+ * with a block ack, two entries: the first (ACK, INTERMEDIATE, AMPDU) with
+ * the first MPDU's frame id, bitmap bits 3:0 in 15:12 and the starting
+ * sequence number; the second (AMPDU) with bitmap bits 7:4 in 4:1, bits
+ * 31:8 in its bits 31:8 and bits 63:32 in its second word.  Without one:
+ * a single entry, nothing acknowledged.
+ */
+static void d11_txstat_ampdu(D11Xmit *x, const D11Ampdu *a)
+{
+    uint32_t w0 = 0, w1 = 0;
+
+    trace_bcm4331_txstat_ampdu(a->cookie, a->start_seq, a->bitmap);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, VALID, 1);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FOR_AMPDU, 1);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, COOKIE, a->cookie);
+    if (!a->bitmap) {
+        w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT,
+                        MIN(a->attempts, 15));
+        d11_txstat_push(x->mac, w0, FIELD_DP32(w1, D11_XMITSTAT_1, SEQ,
+                                               a->start_seq << 4));
+        return;
+    }
+    if (!d11_txstat_room(x->mac, 2)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full "
+                      "(block ack)\n");
+        return;
+    }
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, ACKED, 1);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, INTERMEDIATE, 1);
+    w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, a->bitmap & 0xf);
+    w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, a->start_seq << 4);
+    d11_txstat_push(x->mac, w0, w1);
+    w0 = R_D11_XMITSTAT_0_VALID_MASK | R_D11_XMITSTAT_0_FOR_AMPDU_MASK |
+         ((a->bitmap >> 4) & 0xf) << 1 | (uint32_t)(a->bitmap & ~0xffull);
+    d11_txstat_push(x->mac, w0, a->bitmap >> 32);
+}
+
+/*
+ * The status of a frame engine @n sent (@seq its sequence number), @pos
+ * its place in an A-MPDU: an aggregate reports once its last MPDU is done.
+ */
+static void d11_txstat_frame(D11Xmit *x, unsigned n, unsigned pos,
+                             uint16_t cookie, unsigned attempts, unsigned rts,
+                             bool acked, uint16_t seq)
+{
+    D11Ampdu *a = &x->ampdu[n];
+    unsigned i;
+
+    if (pos == D11_AMPDU_NONE) {
+        d11_txstat_report_rts(x, cookie, attempts, rts, acked, seq);
+        return;
+    }
+    if (!a->open || pos == D11_AMPDU_FIRST) {
+        /* an aggregate starts (a lone MPDU is a LAST one) */
+        *a = (D11Ampdu) {
+            .open = true, .cookie = cookie, .start_seq = seq & 0xfff,
+        };
+    }
+    i = (seq - a->start_seq) & 0xfff;
+    if (acked && i < 64) {
+        a->bitmap |= 1ull << i;
+    }
+    a->attempts = MAX(a->attempts, MIN(attempts, 15));
+    if (pos == D11_AMPDU_LAST) {
+        d11_txstat_ampdu(x, a);
+        a->open = false;
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* TX                                                                  */
 
@@ -88,6 +158,25 @@ static uint16_t d11_plcp_rate(const uint8_t *plcp, bool ofdm)
     return ofdm || ieee80211_rate_is_cck(rate) ? rate : 0;
 }
 
+/*
+ * An HT frame (MCS in its PLCP): the air carries it at the OFDM rate of
+ * the same modulation and coding (MCS 0-7, and the second stream's 8-15;
+ * 5/6 as 3/4), so its airtime and error rate are those of that rate.
+ */
+static uint16_t d11_ht_rate(const uint8_t *plcp)
+{
+    static const uint8_t legacy[8] = { 12, 24, 36, 48, 72, 96, 108, 108 };
+
+    return legacy[plcp[0] & 7];
+}
+
+static uint16_t d11_rate(const uint8_t *plcp, unsigned ft, bool *ofdm)
+{
+    *ofdm = ft != D11_TXH_EFT_FB_CCK;
+    return ft == D11_TXH_EFT_FB_HT ? d11_ht_rate(plcp)
+                                   : d11_plcp_rate(plcp, *ofdm);
+}
+
 /* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
 
 /*
@@ -108,13 +197,14 @@ static bool d11_tx_fifo_room(D11Xmit *x)
  * fetching (the FIFO's full line) until an exchange ends.
  */
 static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
-                             uint16_t seq, bool want_ack)
+                             uint16_t seq, bool want_ack, unsigned ampdu)
 {
     D11TxPending *p = &x->tx_fifo[(x->tx_fifo_head + x->tx_fifo_count) %
                                   D11_TX_FIFO];
 
     *p = (D11TxPending) {
         .cookie = cookie, .seq = seq, .engine = n, .want_ack = want_ack,
+        .ampdu = ampdu,
     };
     x->tx_fifo_count++;
     if (!d11_tx_fifo_room(x)) {
@@ -125,6 +215,7 @@ static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
 /* engine @n was disabled or its ring moved: its frames report nothing */
 void d11_xmit_engine_reset(D11Xmit *x, unsigned n)
 {
+    x->ampdu[n].open = false;
     for (uint32_t i = 0; i < x->tx_fifo_count; i++) {
         D11TxPending *p = &x->tx_fifo[(x->tx_fifo_head + i) % D11_TX_FIFO];
 
@@ -151,6 +242,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     WifiTxResult r;
     WifiFrameMeta m;
     uint8_t fb_ft;
+    unsigned ampdu, ft;
 
     /*
      * The firmware reads the TX header and the frame's sequence field at
@@ -165,8 +257,12 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
     cookie = lduw_le_p(buf + D11_TXH_COOKIE);
     want_ack = mac_ctl & D11_TXH_MAC_ACK;
+    ampdu = (mac_ctl & D11_TXH_MAC_AMPDU_MASK) >> D11_TXH_MAC_AMPDU_SHIFT;
+    if (n >= D11_DMA_MCAST_ENGINE) {
+        ampdu = D11_AMPDU_NONE;     /* aggregates are per TID: FIFOs 0-3 */
+    }
+    ft = phy_ctl & D11_TXH_PHY_ENC_MASK;
     m = (WifiFrameMeta) {
-        .ofdm = phy_ctl & D11_TXH_PHY_ENC_OFDM,
         .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
         .txpower_dbm = x->txpower,
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
@@ -192,11 +288,12 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
                               D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM -
                               D11_TXH_LEN);
         if (!flen) {
-            d11_txstat_report(x, cookie, 0, false, 0);
+            d11_txstat_frame(x, n, ampdu, cookie, 0, 0, false,
+                             ieee80211_seq(f));
             return;
         }
     }
-    m.rate_500k = d11_plcp_rate(buf + D11_TXH_PLCP, m.ofdm);
+    m.rate_500k = d11_rate(buf + D11_TXH_PLCP, ft, &m.ofdm);
     if (!m.rate_500k) {
         /* unknown code: the PHY sends 1 Mb/s */
         m.rate_500k = IEEE80211_RATE_1M;
@@ -212,15 +309,16 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
      * wrote into the header, at the header's RTS rate
      */
     if (mac_ctl & (D11_TXH_MAC_SENDRTS | D11_TXH_MAC_SENDCTS)) {
-        uint8_t ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_RTS_MASK;
+        uint8_t rts_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_RTS_MASK;
 
         m.prot = (mac_ctl & D11_TXH_MAC_SENDRTS) ? WIFI_PROT_RTS
                                                   : WIFI_PROT_CTS;
-        m.prot_ofdm = ft == D11_TXH_EFT_RTS_OFDM;
+        m.prot_ofdm = rts_ft == D11_TXH_EFT_RTS_OFDM;
         m.prot_rate_500k = d11_plcp_rate(buf + D11_TXH_PHY_RATE_RTS,
                                          m.prot_ofdm);
         if (!m.prot_rate_500k ||
-            (ft != D11_TXH_EFT_RTS_CCK && ft != D11_TXH_EFT_RTS_OFDM)) {
+            (rts_ft != D11_TXH_EFT_RTS_CCK &&
+             rts_ft != D11_TXH_EFT_RTS_OFDM)) {
             m.prot_rate_500k = IEEE80211_RATE_1M;
             m.prot_ofdm = false;
         }
@@ -229,10 +327,9 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
                            15);
     }
     fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
-    if (fb_ft == D11_TXH_EFT_FB_CCK || fb_ft == D11_TXH_EFT_FB_OFDM) {
-        m.fallback_ofdm = fb_ft == D11_TXH_EFT_FB_OFDM;
-        m.fallback_rate_500k = d11_plcp_rate(buf + D11_TXH_PLCP_FB,
-                                             m.fallback_ofdm);
+    if (fb_ft != 3) {
+        m.fallback_rate_500k = d11_rate(buf + D11_TXH_PLCP_FB, fb_ft,
+                                        &m.fallback_ofdm);
         m.fallback_after = MIN(d11_shm_read16(x->mac,
                                    (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
                                    D11_SHM_SH_LFFBLIM : D11_SHM_SH_SFFBLIM),
@@ -245,24 +342,29 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
     limit = d11_scratch(x->mac, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
                                 D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT);
     limit = want_ack && !group ? MIN(MAX(limit, 1), 15) : 1;
+    if (ampdu != D11_AMPDU_NONE) {
+        /* an aggregate goes once; the driver resends what was missed */
+        limit = 1;
+    }
 
     trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
     if (!freq) {
         /* the radio is off: every attempt goes unanswered */
-        d11_txstat_report(x, cookie, limit, false, ieee80211_seq(f));
+        d11_txstat_frame(x, n, ampdu, cookie, limit, 0, false,
+                         ieee80211_seq(f));
         return;
     }
     switch (wifi_medium_transmit(&x->air, f, flen, &m, limit, true, &r)) {
     case WIFI_TX_QUEUED:
         /* its status comes from d11_air_tx_done() */
-        d11_tx_fifo_push(x, n, cookie, ieee80211_seq(f), want_ack);
+        d11_tx_fifo_push(x, n, cookie, ieee80211_seq(f), want_ack, ampdu);
         break;
     case WIFI_TX_DONE:
-        d11_txstat_report(x, cookie, r.attempts, want_ack && r.acked,
-                          ieee80211_seq(f));
+        d11_txstat_frame(x, n, ampdu, cookie, r.attempts, 0,
+                         want_ack && r.acked, ieee80211_seq(f));
         break;
     default:
-        d11_txstat_report(x, cookie, 0, false, 0);
+        d11_txstat_frame(x, n, ampdu, cookie, 0, 0, false, ieee80211_seq(f));
         break;
     }
 }
@@ -438,8 +540,8 @@ static void d11_air_tx_done(WifiMediumClient *c, const WifiTxResult *r)
     x->tx_fifo_count--;
     d11_dma_tx_fifo_full(x->dma, !d11_tx_fifo_room(x));
     if (!p->dead) {
-        d11_txstat_report_rts(x, p->cookie, r->attempts, r->rts_attempts,
-                              p->want_ack && r->acked, p->seq);
+        d11_txstat_frame(x, p->engine, p->ampdu, p->cookie, r->attempts,
+                         r->rts_attempts, p->want_ack && r->acked, p->seq);
     }
     d11_dma_fetch_now(x->dma);  /* room in the FIFO again */
 }
@@ -490,6 +592,7 @@ void d11_xmit_reset(D11Xmit *x)
     /* the frames in the TX FIFO are dropped, unreported */
     x->tx_fifo_head = 0;
     x->tx_fifo_count = 0;
+    memset(x->ampdu, 0, sizeof(x->ampdu));
     wifi_medium_flush(&x->air);
 }
 
@@ -505,7 +608,8 @@ void d11_xmit_post_load(D11Xmit *x)
         D11TxPending *p = &x->tx_fifo[x->tx_fifo_head];
 
         if (!p->dead) {
-            d11_txstat_report(x, p->cookie, 1, false, p->seq);
+            d11_txstat_frame(x, p->engine, p->ampdu, p->cookie, 1, 0, false,
+                             p->seq);
         }
         x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
         x->tx_fifo_count--;
@@ -515,12 +619,13 @@ void d11_xmit_post_load(D11Xmit *x)
 
 static const VMStateDescription vmstate_d11_tx_pending = {
     .name = "bcm4331/tx-pending",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT16(cookie, D11TxPending),
         VMSTATE_UINT16(seq, D11TxPending),
         VMSTATE_UINT8(engine, D11TxPending),
+        VMSTATE_UINT8_V(ampdu, D11TxPending, 2),
         VMSTATE_BOOL(want_ack, D11TxPending),
         VMSTATE_BOOL(dead, D11TxPending),
         VMSTATE_END_OF_LIST()
@@ -535,12 +640,32 @@ static int d11_xmit_vm_post_load(void *opaque, int version_id)
     if (x->tx_fifo_head >= D11_TX_FIFO || x->tx_fifo_count > D11_TX_FIFO) {
         return -EINVAL;
     }
+    for (unsigned i = 0; i < D11_TX_FIFO; i++) {
+        if (x->tx_fifo[i].engine >= D11_DMA_ENGINES ||
+            x->tx_fifo[i].ampdu > D11_AMPDU_LAST) {
+            return -EINVAL;
+        }
+    }
     return 0;
 }
 
+static const VMStateDescription vmstate_d11_ampdu = {
+    .name = "bcm4331/ampdu",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(open, D11Ampdu),
+        VMSTATE_UINT16(cookie, D11Ampdu),
+        VMSTATE_UINT16(start_seq, D11Ampdu),
+        VMSTATE_UINT8(attempts, D11Ampdu),
+        VMSTATE_UINT64(bitmap, D11Ampdu),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 const VMStateDescription vmstate_d11_xmit = {
     .name = "bcm4331-d11-xmit",
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
     .post_load = d11_xmit_vm_post_load,
     .fields = (const VMStateField[]) {
@@ -548,6 +673,8 @@ const VMStateDescription vmstate_d11_xmit = {
         VMSTATE_UINT32(tx_fifo_count, D11Xmit),
         VMSTATE_STRUCT_ARRAY(tx_fifo, D11Xmit, D11_TX_FIFO, 1,
                              vmstate_d11_tx_pending, D11TxPending),
+        VMSTATE_STRUCT_ARRAY(ampdu, D11Xmit, D11_DMA_ENGINES, 2,
+                             vmstate_d11_ampdu, D11Ampdu),
         VMSTATE_END_OF_LIST()
     },
 };

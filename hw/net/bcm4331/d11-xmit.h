@@ -21,9 +21,24 @@ typedef struct D11TxPending {
     uint16_t cookie;
     uint16_t seq;
     uint8_t engine;
+    uint8_t ampdu;      /* its place in an A-MPDU (D11_AMPDU_*) */
     bool want_ack;
     bool dead;          /* its engine was reset meanwhile: no status */
 } D11TxPending;
+
+/*
+ * An A-MPDU being sent (brcmsmac's ampdu.c): its MPDUs go on the air one
+ * by one, each acknowledged or not; the firmware reports the aggregate
+ * once its last MPDU is done, as a block ack: the first MPDU's frame id,
+ * the starting sequence number and the bitmap of what arrived.
+ */
+typedef struct D11Ampdu {
+    bool open;
+    uint16_t cookie;    /* the first MPDU's */
+    uint16_t start_seq; /* its sequence number (without the fragment) */
+    uint8_t attempts;
+    uint64_t bitmap;    /* bit i: MPDU start_seq + i acknowledged */
+} D11Ampdu;
 
 struct D11Xmit {
     /* links (set at realize) */
@@ -45,6 +60,7 @@ struct D11Xmit {
      */
     D11TxPending tx_fifo[D11_TX_FIFO];
     uint32_t tx_fifo_head, tx_fifo_count;
+    D11Ampdu ampdu[D11_DMA_ENGINES];
 };
 
 extern const VMStateDescription vmstate_d11_xmit;

@@ -163,6 +163,7 @@ const BcmPhyModel bcm_nphy_model = {
     .name = "N-PHY/BCM2056",
     .version = NPHY_VERSION,
     .rxh_power = D11_RXH_N_POWER0,
+    .table_read_lo_first = true,
     .phy_read = bcm_nphy_read,
     .phy_write = bcm_nphy_write,
     .radio_read = bcm_r2056_read,

@@ -82,6 +82,20 @@ void bcm_phy_tune(PhyState *p, uint32_t f, uint16_t from)
     p->freq_mhz = f;
 }
 
+/*
+ * The table pointer advances after the access that ends a cell: the low
+ * half, or on a PHY whose driver reads the low half first, the high half
+ * read that follows it (a low half read with no high half after it, a
+ * 16-bit cell, advances at the next access to the port).
+ */
+static void bcm_phy_table_settle(PhyState *p)
+{
+    if (p->table_hi_pending) {
+        p->table_hi_pending = false;
+        p->table_ptr++;
+    }
+}
+
 static uint16_t bcm_phy_data_read(PhyState *p)
 {
     uint16_t a = p->phy_addr & (BCM_PHY_REGS - 1);
@@ -89,11 +103,17 @@ static uint16_t bcm_phy_data_read(PhyState *p)
 
     switch (a) {
     case BCM_PHY_TABLE_DATALO:
+        bcm_phy_table_settle(p);
         v = p->tables[p->table_ptr];
-        p->table_ptr++;     /* 16-bit pointer: wraps within the cells */
+        if (p->model->table_read_lo_first) {
+            p->table_hi_pending = true;
+        } else {
+            p->table_ptr++; /* 16-bit pointer: wraps within the cells */
+        }
         break;
     case BCM_PHY_TABLE_DATAHI:
         v = p->tables[p->table_ptr] >> 16;
+        bcm_phy_table_settle(p);
         break;
     default:
         if (!p->model->phy_read(p, a, &v)) {
@@ -117,13 +137,16 @@ static void bcm_phy_data_write(PhyState *p, uint16_t v)
     trace_bcm4331_phy_write(a, v);
     switch (a) {
     case BCM_PHY_TABLE_ADDR:
+        p->table_hi_pending = false;
         p->table_ptr = v;
         break;
     case BCM_PHY_TABLE_DATALO:
+        bcm_phy_table_settle(p);
         p->tables[p->table_ptr] = (p->tables[p->table_ptr] & 0xffff0000) | v;
         p->table_ptr++;
         return;
     case BCM_PHY_TABLE_DATAHI:
+        bcm_phy_table_settle(p);
         p->tables[p->table_ptr] = (p->tables[p->table_ptr] & 0xffff) |
                                   ((uint32_t)v << 16);
         return;
@@ -214,6 +237,7 @@ const VMStateDescription vmstate_bcm_phy = {
         VMSTATE_UINT16(phy_addr, PhyState),
         VMSTATE_UINT16_ARRAY(phy, PhyState, BCM_PHY_REGS),
         VMSTATE_UINT16(table_ptr, PhyState),
+        VMSTATE_BOOL(table_hi_pending, PhyState),
         VMSTATE_UINT32_ARRAY(tables, PhyState, BCM_PHY_TABLE_CELLS),
         VMSTATE_UINT16(radio_addr, PhyState),
         VMSTATE_UINT16_2DARRAY(radio, PhyState, BCM_RADIO_BLOCKS,

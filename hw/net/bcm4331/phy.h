@@ -35,6 +35,7 @@ struct PhyState {
     uint16_t phy_addr;
     uint16_t phy[BCM_PHY_REGS];
     uint16_t table_ptr;
+    bool table_hi_pending;      /* a 32-bit read's high half is next */
     uint32_t tables[BCM_PHY_TABLE_CELLS];
     uint16_t radio_addr;
     uint16_t radio[BCM_RADIO_BLOCKS][BCM_RADIO_REGS];
@@ -52,6 +53,11 @@ struct BcmPhyModel {
     const char *name;
     uint16_t version;                   /* PHY_VER (0x3E0) */
     uint8_t rxh_power;                  /* RX header: per-core signal at */
+    /*
+     * the driver reads a 32-bit table cell low half first (brcmsmac's and
+     * b43's N-PHY code); HT-PHY code reads the high half first
+     */
+    bool table_read_lo_first;
     bool (*phy_read)(PhyState *p, uint16_t reg, uint16_t *v);
     void (*phy_write)(PhyState *p, uint16_t reg, uint16_t old, uint16_t v);
     uint16_t (*radio_read)(PhyState *p);

@@ -309,6 +309,7 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_EFT_FB_MASK     0x03    /* the data fallback's: */
 #define D11_TXH_EFT_FB_CCK      0x00
 #define D11_TXH_EFT_FB_OFDM     0x01
+#define D11_TXH_EFT_FB_HT       0x02
 #define D11_TXH_PLCP_FB         0x36    /* fallback PLCP header (6 bytes) */
 #define D11_TXH_COOKIE          0x4c
 #define D11_TXH_RTS_FRAME       0x5e    /* the RTS or CTS, 16 bytes */
@@ -322,6 +323,14 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_MAC_KEYIDX_SHIFT 20
 #define D11_TXH_MAC_KEYIDX_MASK 0x0ff00000
 #define D11_TXH_PHY_ENC_OFDM    0x0001
+#define D11_TXH_PHY_ENC_MASK    0x0003      /* frame type: */
+#define D11_TXH_PHY_ENC_HT      0x0002      /* HT (MCS in the PLCP) */
+#define D11_TXH_MAC_AMPDU_SHIFT 9           /* A-MPDU position: */
+#define D11_TXH_MAC_AMPDU_MASK  0x00000600
+#define D11_AMPDU_NONE          0
+#define D11_AMPDU_FIRST         1
+#define D11_AMPDU_MIDDLE        2
+#define D11_AMPDU_LAST          3           /* the last, or the only one */
 #define D11_TXH_PHY_SHORTPRMBL  0x0010
 /* RX header, format 598 (b43 xmit.h struct b43_rxhdr_fw4), little-endian */
 #define D11_RXH_LEN             24
