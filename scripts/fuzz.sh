@@ -30,7 +30,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-configs=(bcm4331 bcm4331-ap bcm4331-airtime-wpa2 bcm4331-dma32 bcm4331-pair
+configs=(bcm4331 bcm43224 bcm4331-ap bcm4331-airtime-wpa2 bcm4331-dma32 bcm4331-pair
          bcm4331-peer bcm4331-peer-wpa2)
 mode=
 secs=

@@ -153,7 +153,7 @@ out as hostapd's does, the QMP event WIFI_AP_STATION, and WPA2-PSK
 (4-way handshake, CCMP both ways, PN replay check) in ap-wpa.c.
 -device wifi-traffic is a synthetic radio sending frames (traffic.c)."
 
-commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 802.11n PCIe card
+commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 and BCM43224 802.11n PCIe cards
 
 The BCM4331 (PCI 14e4:4331) as Linux's bcma and b43 drivers see it: a
 Broadcom AMBA backplane behind BAR0 (EROM, ChipCommon with PMU and SPROM,
@@ -162,9 +162,15 @@ TSF and templates, its 64-bit (or 32-bit) DMA engines with the chip's
 RXSTATUS erratum (property rx-cd-erratum), the HT-PHY with its BCM2059
 radio, and a high-level emulation of the microcode b43 talks to through
 shared memory: upload, PSM start, beacons, the data path with the key
-table's hardware encryption.  The card is a client of the wifi-medium."
+table's hardware encryption.  The card is a client of the wifi-medium.
 
-commit qtest "tests/qtest: bcm4331 and wifi-medium qtests
+-device bcm43224 (PCI 14e4:4353) is a second chip on the same blocks, for
+Linux's brcmsmac: the BCM43224's backplane table (802.11 core rev 23),
+its rev-8 SPROM, the N-PHY with its BCM2056 radio (nphy.c; phy.c holds
+what both PHYs share), and what brcmsmac needs from the microcode:
+A-MPDU block-ack statuses, the microcode kept across PSM restarts."
+
+commit qtest "tests/qtest: bcm4331, bcm43224 and wifi-medium qtests
 
 libqos/bcm4331.c holds what the tests share: a card's register file and
 b43's bring-up steps.  The backplane and PCI function, the MAC core and firmware handshake, the
@@ -174,13 +180,14 @@ guest and peers, system_reset under DMA and device_del under traffic."
 
 commit fuzz "tests/qtest/fuzz: generic-fuzz configurations for bcm4331, a peer-side target
 
-Five generic-fuzz configurations (the card alone; with a medium and an
-access point; airtime with WPA2; 32-bit DMA; two cards on one air) and
+Six generic-fuzz configurations (the card alone; with a medium and an
+access point; airtime with WPA2; 32-bit DMA; two cards on one air; a
+bcm43224 beside a bcm4331) and
 bcm4331-peer(-wpa2), whose input is what another process sends on the
 medium's netdev, interleaved with the card's own transmissions, its mode
 and its hardware keys."
 
-commit docs "docs/system: bcm4331, wifi-medium and wifi-ap; MAINTAINERS
+commit docs "docs/system: bcm4331, bcm43224, wifi-medium and wifi-ap; MAINTAINERS
 
 How to use the card, the medium and the access point, their properties,
 limits and debugging; a MAINTAINERS entry for the new files."

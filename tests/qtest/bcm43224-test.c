@@ -45,6 +45,12 @@ static void test_identity(void)
     g_assert_cmphex(qpci_config_readw(c.dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
                     0x106b);
     g_assert_cmphex(qpci_config_readw(c.dev, PCI_SUBSYSTEM_ID), ==, 0x0093);
+    /* capabilities as lspci shows them: PM 0x40, MSI 0x48, PCIe 0xd0 */
+    g_assert_cmphex(qpci_config_readb(c.dev, PCI_CAPABILITY_LIST), ==, 0x40);
+    g_assert_cmphex(qpci_config_readb(c.dev, 0x41), ==, 0x48);
+    g_assert_cmphex(qpci_config_readb(c.dev, 0x48), ==, PCI_CAP_ID_MSI);
+    g_assert_cmphex(qpci_config_readb(c.dev, 0x49), ==, 0xd0);
+    g_assert_cmphex(qpci_config_readb(c.dev, 0xd0), ==, PCI_CAP_ID_EXP);
 
     /* "Found chip with id 0xA8D8, rev 0x01 and package 0x08" */
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN, 0x18000000);

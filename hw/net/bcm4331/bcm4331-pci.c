@@ -232,7 +232,7 @@ static void bcm4331_pci_realize(PCIDevice *pd, Error **errp)
         return;
     }
     /* Present like on real cards but never enabled by bcma/b43. */
-    ret = msi_init(pd, BCM4331_CAP_MSI, 1, true, false, NULL);
+    ret = msi_init(pd, info->cap_msi, 1, true, false, NULL);
     if (ret < 0 && ret != -ENOTSUP) {
         error_setg(errp, "bcm4331: cannot add the MSI capability");
         return;
@@ -379,27 +379,30 @@ static const struct {
       "(RX ring full, or a buffer too small for the frame)" },
 };
 
-/* the properties of a card; only the default subsystem differs by chip */
-#define BCM_CARD_PROPERTIES(vid, id)                                        \
-    DEFINE_PROP_MACADDR("mac", BcmCardState, macaddr),                      \
-    DEFINE_PROP_STRING("sprom", BcmCardState, sprom_file),                  \
-    DEFINE_PROP_LINK("medium", BcmCardState, xmit.medium, TYPE_WIFI_MEDIUM, \
-                     WifiMedium *),                                         \
-    DEFINE_PROP_INT32("txpower", BcmCardState, xmit.txpower, 18),           \
-    DEFINE_PROP_BOOL("rx-cd-erratum", BcmCardState, dma.rx_cd_erratum,     \
-                     true),                                                 \
-    DEFINE_PROP_BOOL("dma64", BcmCardState, dma.dma64, true),               \
-    DEFINE_PROP_UINT16("subsys-vendor-id", BcmCardState, subsys_vid, vid),  \
-    DEFINE_PROP_UINT16("subsys-id", BcmCardState, subsys_id, id)
+static const Property bcm_card_properties[] = {
+    DEFINE_PROP_MACADDR("mac", BcmCardState, macaddr),
+    DEFINE_PROP_LINK("medium", BcmCardState, xmit.medium, TYPE_WIFI_MEDIUM,
+                     WifiMedium *),
+    DEFINE_PROP_INT32("txpower", BcmCardState, xmit.txpower, 18),
+    DEFINE_PROP_BOOL("rx-cd-erratum", BcmCardState, dma.rx_cd_erratum, true),
+    DEFINE_PROP_BOOL("dma64", BcmCardState, dma.dma64, true),
+};
 
+/* per chip: the SPROM (its description), the default subsystem */
 static const Property bcm4331_properties[] = {
-    BCM_CARD_PROPERTIES(BCM4331_DEFAULT_SUBSYS_VID,
-                        BCM4331_DEFAULT_SUBSYS_ID),
+    DEFINE_PROP_STRING("sprom", BcmCardState, sprom_file),
+    DEFINE_PROP_UINT16("subsys-vendor-id", BcmCardState, subsys_vid,
+                       BCM4331_DEFAULT_SUBSYS_VID),
+    DEFINE_PROP_UINT16("subsys-id", BcmCardState, subsys_id,
+                       BCM4331_DEFAULT_SUBSYS_ID),
 };
 
 static const Property bcm43224_properties[] = {
-    BCM_CARD_PROPERTIES(BCM43224_DEFAULT_SUBSYS_VID,
-                        BCM43224_DEFAULT_SUBSYS_ID),
+    DEFINE_PROP_STRING("sprom", BcmCardState, sprom_file),
+    DEFINE_PROP_UINT16("subsys-vendor-id", BcmCardState, subsys_vid,
+                       BCM43224_DEFAULT_SUBSYS_VID),
+    DEFINE_PROP_UINT16("subsys-id", BcmCardState, subsys_id,
+                       BCM43224_DEFAULT_SUBSYS_ID),
 };
 
 /* what the chips share */
@@ -420,28 +423,10 @@ static void bcm_card_class_init(ObjectClass *klass, void *data)
 
     dc->vmsd = &vmstate_bcm4331;
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
-}
-
-/* a chip: its identity, its defaults, the descriptions of the properties */
-static void bcm_chip_class_init(ObjectClass *klass, void *data)
-{
-    DeviceClass *dc = DEVICE_CLASS(klass);
-    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
-    const BcmCardInfo *info = data;
-
-    BCM_CARD_CLASS(klass)->info = info;
-    k->device_id = info->device_id;
-    k->revision = info->revision;
-    dc->desc = info->desc;
-    if (info->device_id == BCM4331_PCI_DEVICE_ID) {
-        device_class_set_props(dc, bcm4331_properties);
-    } else {
-        device_class_set_props(dc, bcm43224_properties);
-    }
+    device_class_set_props(dc, bcm_card_properties);
     object_class_property_set_description(klass, "mac",
         "MAC address of the card, stored in its SPROM "
         "(default: QEMU's next 52:54:00:12:34:xx address)");
-    object_class_property_set_description(klass, "sprom", info->sprom_desc);
     object_class_property_set_description(klass, "medium",
         "the wifi-medium (simulated air) the card is on; without it the "
         "card is alone on its own air");
@@ -470,6 +455,21 @@ static void bcm_chip_class_init(ObjectClass *klass, void *data)
                                               bcm4331_ro_props[i].name,
                                               bcm4331_ro_props[i].desc);
     }
+}
+
+/* a chip: its identity, its own properties and their descriptions */
+static void bcm_chip_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+    const BcmCardInfo *info = data;
+
+    BCM_CARD_CLASS(klass)->info = info;
+    k->device_id = info->device_id;
+    k->revision = info->revision;
+    dc->desc = info->desc;
+    device_class_set_props_n(dc, info->props, info->nprops);
+    object_class_property_set_description(klass, "sprom", info->sprom_desc);
     object_class_property_set_description(klass, "subsys-vendor-id",
         "PCI subsystem vendor id (default 0x106b, Apple)");
     object_class_property_set_description(klass, "subsys-id",
@@ -488,6 +488,9 @@ static const BcmCardInfo bcm4331_info = {
                   "little-endian words, revision 8-11, valid CRC-8 (mac=, "
                   "if given, replaces its MAC)",
     .subsys_desc = "PCI subsystem id (default 0x00d6, AirPort Extreme)",
+    .cap_msi = BCM4331_CAP_MSI,
+    .props = bcm4331_properties,
+    .nprops = ARRAY_SIZE(bcm4331_properties),
 };
 
 static const BcmCardInfo bcm43224_info = {
@@ -504,6 +507,9 @@ static const BcmCardInfo bcm43224_info = {
     .subsys_desc = "PCI subsystem id (default 0x0093, the Mac mini's "
                    "AirPort Extreme)",
     .dma_ring_aligned = true,
+    .cap_msi = BCM43224_CAP_MSI,
+    .props = bcm43224_properties,
+    .nprops = ARRAY_SIZE(bcm43224_properties),
 };
 
 static const TypeInfo bcm_card_types[] = {

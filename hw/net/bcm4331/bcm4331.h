@@ -42,6 +42,9 @@ typedef struct BcmCardInfo {
     const char *sprom_desc;         /* for the "sprom" property */
     const char *subsys_desc;        /* the default subsystem ids */
     bool dma_ring_aligned;          /* ring address bits 11:0 read 0 */
+    uint8_t cap_msi;                /* where the MSI capability sits */
+    const Property *props;          /* the chip's own: subsystem ids */
+    size_t nprops;
 } BcmCardInfo;
 
 struct BcmCardClass {
@@ -72,6 +75,7 @@ struct BcmCardClass {
  */
 #define BCM4331_CAP_PM              0x40
 #define BCM4331_CAP_MSI             0x58
+#define BCM43224_CAP_MSI            0x48    /* lspci of real BCM43224s */
 #define BCM4331_CAP_PCIE            0xd0
 
 struct BcmCardState {

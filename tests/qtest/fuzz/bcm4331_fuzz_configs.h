@@ -16,6 +16,20 @@
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
+/*
+ * the BCM43224 (brcmsmac's chip: N-PHY, BCM2056, the older radio port,
+ * A-MPDU status) beside a BCM4331 on an air that takes real time, with
+ * the AP giving the RX rings frames to take
+ */
+{
+    .name = "bcm43224",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0,airtime=on "
+            "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+            "bssid=02:aa:00:00:00:01 "
+            "-device bcm43224,addr=04.0,medium=air0,mac=02:00:00:00:00:01 "
+            "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02",
+    .objects = "bcm4331*",
+},
 /* a card alone (on an air of its own) */
 {
     .name = "bcm4331",
