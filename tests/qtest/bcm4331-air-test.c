@@ -646,6 +646,92 @@ static int64_t air_radio(Air *a, const char *radio, const char *name)
 }
 
 /*
+ * A-MPDUs (brcmsmac's ampdu.c, the TX header's MAC control bits 10:9): the
+ * MPDUs go on the air one by one; no status until the last, then a block
+ * ack in two entries: ACK|INTERMEDIATE|AMPDU with the first MPDU's frame
+ * id, bitmap bits 3:0 in 15:12 and the start sequence << 4; then AMPDU
+ * with bitmap bits 7:4 in 4:1 and 31:8, bits 63:32 in the second word.
+ * An aggregate nobody acknowledged: one entry, AMPDU without ACK.  With
+ * airtime on the statuses come when the exchanges end, the same way.
+ */
+/* the TX status is there (airtime: the exchanges take virtual time) */
+static void ampdu_wait(Air *a, Card *c)
+{
+    for (int i = 0; i < 100 && !(rl(c, D11 + A_D11_GEN_IRQ_REASON) &
+                                 D11_IRQ_TX_OK); i++) {
+        qtest_clock_step(a->qts, 100 * 1000);
+    }
+    g_assert_true(wait_reason(c, D11_IRQ_TX_OK));
+    wl(c, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_TX_OK);
+}
+
+static void ampdu_case(const char *medium)
+{
+    static const uint8_t nobody[6] = { 2, 0x55, 0x55, 0x55, 0x55, 0x55 };
+    AirOpts o = { .medium = medium };
+    uint8_t f[64];
+    uint16_t first = 0;
+    uint32_t w0, w1;
+    size_t n;
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+
+    air_open(&a, 2, NULL, &o);
+    /* ten MPDUs to B, sequence numbers 4090..4095, 0..3 (they wrap) */
+    for (unsigned k = 0; k < 10; k++) {
+        unsigned pos = k == 0 ? D11_AMPDU_FIRST :
+                       k == 9 ? D11_AMPDU_LAST : D11_AMPDU_MIDDLE;
+        uint16_t c;
+
+        n = frame(f, B->mac, A->mac, 20);
+        stw_le_p(f + 22, ((4090 + k) & 0xfff) << 4);
+        c = post_ctl(&a, A, f, n, 0x3 | pos << D11_TXH_MAC_AMPDU_SHIFT,
+                     0xcc, true);
+        first = k ? first : c;
+        if (k < 9) {
+            /* nothing reported before the last */
+            qtest_clock_step(a.qts, 1000 * 1000);
+            g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+        }
+    }
+    ampdu_wait(&a, A);
+    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    g_assert_cmphex(w0, ==, (uint32_t)first << 16 | 0xf000 | 0x63);
+    g_assert_cmphex(w1 & 0xffff, ==, 4090 << 4);
+    /* bitmap: bits 0..9 */
+    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    g_assert_cmphex(w0, ==, 0x0300 | (0xf << 1) | 0x21);
+    g_assert_cmphex(w1, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+
+    /* to a station nobody is: one entry, not acknowledged, sent once */
+    for (unsigned k = 0; k < 2; k++) {
+        uint16_t c;
+
+        n = frame(f, nobody, A->mac, 20);
+        stw_le_p(f + 22, (7 + k) << 4);
+        c = post_ctl(&a, A, f, n, 0x3 | (k ? D11_AMPDU_LAST : D11_AMPDU_FIRST)
+                     << D11_TXH_MAC_AMPDU_SHIFT, 0xcc, true);
+        first = k ? first : c;
+    }
+    ampdu_wait(&a, A);
+    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    g_assert_cmphex(w0, ==, (uint32_t)first << 16 | 0x1000 | 0x21);
+    g_assert_cmphex(w1 & 0xffff, ==, 7 << 4);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    air_close(&a, 2);
+}
+
+static void test_ampdu(void)
+{
+    ampdu_case(NULL);
+    ampdu_case(",airtime=on");
+}
+
+/*
  * Two cards 0 m apart (SNR 73 dB at 18 dBm, noise floor -95 dBm): a link
  * set by MAC address switches them off from each other, an attenuation
  * gives them an SNR where 54 Mb/s never gets through and 6 Mb/s always
@@ -1050,6 +1136,7 @@ int main(int argc, char **argv)
 
     qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
     qtest_add_func("/bcm4331/medium/link-control", test_link_control);
+    qtest_add_func("/bcm4331/medium/ampdu", test_ampdu);
     qtest_add_func("/bcm4331/medium/scenario", test_scenario);
     qtest_add_func("/bcm4331/medium/traffic", test_traffic);
     qtest_add_func("/bcm4331/medium/remote-arq-airtime",
