@@ -243,19 +243,26 @@ ping -c 10 -i 0.2 192.168.78.2
 """ + sh_stations_left(300) + r"""echo "station left"
 """
 
-STA_GUEST = SH_LOAD.replace("COPYFW\n", "") + r"""ip link set wlan0 up
-wait-for 'iw dev wlan0 scan | grep -q "SSID: B43AP"' 90
-iw dev wlan0 scan | grep -E '^BSS|freq:|SSID: B43AP'
-printf 'network={\n ssid="B43AP"\n psk="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n}\n' > /tmp/wpa.conf
+def sh_sta_wpa(ssid, net, pings):
+    """a brcmsmac station joins hostapd's WPA2 network @ssid, takes address
+    @net.2 and pings the AP (@net.1) @pings times"""
+    return SH_LOAD.replace("COPYFW\n", "") + r"""ip link set wlan0 up
+wait-for 'iw dev wlan0 scan | grep -q "SSID: @SSID@"' 90
+iw dev wlan0 scan | grep -E '^BSS|freq:|SSID: @SSID@|HT capabilities'
+printf 'network={\n ssid="@SSID@"\n psk="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n}\n' > /tmp/wpa.conf
 wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
 wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 90 && echo "4-way handshake done"
-ip addr add 192.168.78.2/24 dev wlan0
-wait-for 'ping -c 1 -W 1 192.168.78.1 >/dev/null' 60
-ping -c 10 -i 0.2 192.168.78.1
-timeout 90 iperf3 -c 192.168.78.1 -t 3 -f m | grep -E 'receiver' | sed 's/^/up /'
+ip addr add @NET@.2/24 dev wlan0
+wait-for 'ping -c 1 -W 1 @NET@.1 >/dev/null' 60
+ping -c @PINGS@ -i 0.2 -s 1400 @NET@.1
+""".replace("@SSID@", ssid).replace("@NET@", net).replace(
+        "@PINGS@", str(pings)) % PASS
+
+
+STA_GUEST = sh_sta_wpa("B43AP", "192.168.78", 10) + r"""timeout 90 iperf3 -c 192.168.78.1 -t 3 -f m | grep -E 'receiver' | sed 's/^/up /'
 sleep 2
 timeout 90 iperf3 -c 192.168.78.1 -t 3 -f m -R | grep -E 'receiver' | sed 's/^/down /'
-""" % PASS + sh_leave("kill %1")
+""" + sh_leave("kill %1")
 
 
 def main_hostapd(check):
@@ -308,21 +315,12 @@ sleep 600 | nc -l -p 7777 > /tmp/bulk &
 """ + r"""echo "station left"
 """
 
-HT_STA = SH_LOAD.replace("COPYFW\n", "") + r"""ip link set wlan0 up
-wait-for 'iw dev wlan0 scan | grep -q "SSID: BRCMHT"' 90
-iw dev wlan0 scan | grep -E '^BSS|freq:|SSID: BRCMHT|HT capabilities'
-printf 'network={\n ssid="BRCMHT"\n psk="%s"\n key_mgmt=WPA-PSK\n proto=RSN\n pairwise=CCMP\n group=CCMP\n}\n' > /tmp/wpa.conf
-wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
-wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 90 && echo "4-way handshake done"
-ip addr add 192.168.80.2/24 dev wlan0
-wait-for 'ping -c 1 -W 1 192.168.80.1 >/dev/null' 60
-ping -c 20 -i 0.2 -s 1400 192.168.80.1
-# bulk traffic: mac80211 starts a block-ack session, brcmsmac aggregates
+HT_STA = sh_sta_wpa("BRCMHT", "192.168.80", 20) + r"""# bulk traffic: mac80211 starts a block-ack session, brcmsmac aggregates
 sleep 1
 dd if=/dev/zero bs=1024 count=8192 2>/dev/null | nc -w 10 192.168.80.1 7777 && echo "bulk sent"
 iw dev wlan0 link
 iw dev wlan0 station dump | grep -E 'beacon rx|tx bitrate|tx failed'
-""" % PASS + sh_leave("kill %1")
+""" + sh_leave("kill %1")
 
 
 def main_ht(check):
