@@ -585,9 +585,8 @@ void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
     case A_D11_RADIO_CONTROL:
         m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff);
         if (mask & 0xffff0000) {
-            bcm_phy_radio_set_addr(m->phy,
-                                   merge(bcm_phy_radio_addr(m->phy) << 16,
-                                         val, mask & 0xffff0000) >> 16);
+            bcm_phy_radio_set_addr(m->phy, merge(bcm_phy_radio_addr(m->phy),
+                                                 val >> 16, mask >> 16));
         }
         return;
     case A_D11_RADIO_DATA:

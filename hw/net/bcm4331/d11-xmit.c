@@ -170,11 +170,12 @@ static uint16_t d11_ht_rate(const uint8_t *plcp)
     return legacy[plcp[0] & 7];
 }
 
+/* the rate of the PLCP at @plcp, frame type @ft (D11_TXH_PHY_ENC_*) */
 static uint16_t d11_rate(const uint8_t *plcp, unsigned ft, bool *ofdm)
 {
-    *ofdm = ft != D11_TXH_EFT_FB_CCK;
-    return ft == D11_TXH_EFT_FB_HT ? d11_ht_rate(plcp)
-                                   : d11_plcp_rate(plcp, *ofdm);
+    *ofdm = ft != D11_TXH_PHY_ENC_CCK;
+    return ft == D11_TXH_PHY_ENC_HT ? d11_ht_rate(plcp)
+                                    : d11_plcp_rate(plcp, *ofdm);
 }
 
 /* ---- airtime on: the TX FIFO between the DMA engines and the air ---- */
@@ -327,7 +328,7 @@ void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
                            15);
     }
     fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
-    if (fb_ft != 3) {
+    if (fb_ft != D11_TXH_PHY_ENC_VHT) {
         m.fallback_rate_500k = d11_rate(buf + D11_TXH_PLCP_FB, fb_ft,
                                         &m.fallback_ofdm);
         m.fallback_after = MIN(d11_shm_read16(x->mac,
@@ -488,7 +489,7 @@ static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
              meta->short_preamble ? D11_RX_PHYST0_SHORTPRMBL : 0);
     /* the signal each radio core measured: where the PHY reports it */
     memset(buf + x->phy->model->rxh_power, (uint8_t)meta->signal_dbm,
-           D11_RXH_HT_POWERS);
+           D11_RXH_POWERS);
     stl_le_p(buf + D11_RXH_MAC_STATUS, macstat | D11_RX_MAC_PHYST_VALID);
     tsf = d11_tsf_now(x->mac);
     stw_le_p(buf + D11_RXH_MAC_TIME, (tsf - meta->airtime_us - 1) & 0xffff);

@@ -66,7 +66,7 @@ typedef struct {
     uint8_t rev, cores;
     uint16_t pwr_2g[4];         /* maxpwr_2g | itssi_2g << 8, pa_2g[0..2] */
     uint16_t pwr_5g[2];         /* maxpwr_5g | itssi_5g << 8, 5gh | 5gl */
-    uint16_t pa_5g[3];          /* pa_5g, pa_5gl, pa_5gh (0xffff: none) */
+    bool pa_5g;                 /* 5 GHz PA triplets as the 2.4 GHz one */
     uint32_t ofdm2gpo;          /* 2.4 GHz OFDM power offsets */
 } BcmSpromBoard;
 
@@ -110,11 +110,8 @@ static unsigned bcm_sprom_build(uint16_t *sp, const uint8_t mac[6],
         memcpy(p, b->pwr_2g, sizeof(b->pwr_2g));
         p[4] = b->pwr_5g[0];                /* maxpwr_5g / itssi_5g */
         p[5] = b->pwr_5g[1];                /* maxpwr_5gh / _5gl */
-        for (int k = 0; k < 3; k++) {       /* pa_5g, pa_5gl, pa_5gh */
+        for (int k = 0; b->pa_5g && k < 3; k++) { /* pa_5g, _5gl, _5gh */
             memcpy(&p[6 + 3 * k], &b->pwr_2g[1], 3 * sizeof(uint16_t));
-            if (b->pa_5g[k] == 0xffff) {
-                p[6 + 3 * k] = p[7 + 3 * k] = p[8 + 3 * k] = 0xffff;
-            }
         }
         p[15] = 0x0000;
     }
@@ -146,7 +143,7 @@ unsigned bcm_sprom_build_r9(uint16_t *sp, const uint8_t mac[6])
         .rev = 9, .cores = 3,
         .pwr_2g = { 0x2048, 0xfe58, 0x15ec, 0xfa8f },  /* 18 dBm */
         .pwr_5g = { 0x3e3c, 0x3c3c },
-        .pa_5g = { 0xffff, 0xffff, 0xffff },
+        .pa_5g = false,                     /* blank (all-ones) */
         .ofdm2gpo = 0,
     };
 
@@ -173,7 +170,7 @@ unsigned bcm_sprom_build_43224(uint16_t *sp, const uint8_t mac[6])
         .rev = 8, .cores = 2,
         .pwr_2g = { 0x204e, 0xfead, 0x1611, 0xfa9a },
         .pwr_5g = { 0x204a, 0x4a4a },
-        .pa_5g = { 0, 0, 0 },
+        .pa_5g = true,
         .ofdm2gpo = 0x55555555,
     };
 

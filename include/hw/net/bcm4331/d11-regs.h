@@ -309,7 +309,6 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_EFT_FB_MASK     0x03    /* the data fallback's: */
 #define D11_TXH_EFT_FB_CCK      0x00
 #define D11_TXH_EFT_FB_OFDM     0x01
-#define D11_TXH_EFT_FB_HT       0x02
 #define D11_TXH_PLCP_FB         0x36    /* fallback PLCP header (6 bytes) */
 #define D11_TXH_COOKIE          0x4c
 #define D11_TXH_RTS_FRAME       0x5e    /* the RTS or CTS, 16 bytes */
@@ -322,9 +321,12 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_TXH_MAC_KEYALG_MASK 0x00070000
 #define D11_TXH_MAC_KEYIDX_SHIFT 20
 #define D11_TXH_MAC_KEYIDX_MASK 0x0ff00000
+/* frame types; the EXTRA_FT fallback field has the same encoding */
+#define D11_TXH_PHY_ENC_CCK     0x0000
 #define D11_TXH_PHY_ENC_OFDM    0x0001
 #define D11_TXH_PHY_ENC_MASK    0x0003      /* frame type: */
 #define D11_TXH_PHY_ENC_HT      0x0002      /* HT (MCS in the PLCP) */
+#define D11_TXH_PHY_ENC_VHT     0x0003
 #define D11_TXH_MAC_AMPDU_SHIFT 9           /* A-MPDU position: */
 #define D11_TXH_MAC_AMPDU_MASK  0x00000600
 #define D11_AMPDU_NONE          0
@@ -337,14 +339,12 @@ FIELD(D11_DESC_CTL1, ADDREXT, 16, 2)
 #define D11_RXH_FRAME_LEN       0x00    /* PLCP + frame + FCS */
 #define D11_RXH_PHY_STATUS0     0x04
 #define D11_RXH_HT_POWER0       0x09    /* s8 dBm, per radio core: 0..2 */
-#define D11_RXH_HT_POWERS       3
+#define D11_RXH_POWERS          3       /* one per radio core, either PHY */
 #define D11_RXH_N_POWER0        0x06    /* N-PHY: PhyRxStatus_1 lo/hi, _2 lo */
-#define D11_RXH_N_POWERS        3
 #define D11_RXH_MAC_STATUS      0x10    /* 32 bits */
 #define D11_RXH_MAC_TIME        0x14    /* TSF bits 15:0 at frame start */
 #define D11_RXH_CHANNEL         0x16    /* channel << 3 | PHY type */
 #define D11_RXH_CHANNEL_SHIFT   3
-#define D11_RXH_PHYTYPE_HT      7
 #define D11_RX_PHYST0_OFDM      0x0001
 #define D11_RX_PHYST0_SHORTPRMBL 0x0080
 #define D11_RX_MAC_FCSERR       0x00000001  /* mac_status: bad FCS */
