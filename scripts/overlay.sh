@@ -8,12 +8,13 @@
 #
 #   overlay.sh QEMU_SRC_DIR                     all of it, as symlinks
 #   overlay.sh --copy --parts P,... QEMU_SRC_DIR
-#       copies of the files of parts P (wifi, bcm4331, qtest, fuzz, docs)
+#       copies of the files of parts P (qemu-fix, wifi, bcm4331, qtest,
+#       fuzz, docs)
 #       and their hooks only: one patch of scripts/patches.sh each
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 copy=
-parts=wifi,bcm4331,qtest,fuzz
+parts=qemu-fix,wifi,bcm4331,qtest,fuzz
 while [ $# -gt 1 ]; do
     case $1 in
     --copy) copy=1 ;;
@@ -82,6 +83,15 @@ kconfig() {
         printf '\nsource %s/Kconfig\n' "$1" >> "$q/hw/net/Kconfig"
 }
 
+if has qemu-fix; then
+    # net/stream.c: a server's link is down until a client connects.  Its
+    # listen completes asynchronously (and never, if it fails); a NIC that
+    # sent meanwhile made net_stream_receive() write to a NULL channel (the
+    # wifi-ap's first beacon did).  The trailing comment keeps the line
+    # unique: hook skips a line that is already in the file.
+    hook net/stream.c '^    qemu_set_info_str[(]&s->nc, "initializing"[)];$' \
+        '    s->nc.link_down = true;     /* no client yet: nothing to write to */'
+fi
 if has wifi-lib; then
     hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
     kconfig wifi

@@ -101,6 +101,7 @@ F: include/hw/net/bcm4331/
 F: include/hw/net/wifi/
 F: qapi/wifi.json
 F: tests/qtest/bcm4331*
+F: tests/qtest/wifi-*
 F: tests/qtest/libqos/bcm4331*
 F: tests/qtest/wifi-vectors.h
 F: tests/qtest/fuzz/bcm4331*
@@ -118,6 +119,16 @@ PY
     git -C "$tree" add -A
     git -C "$tree" commit -q -s -F - <<<"$msg"
 }
+
+commit qemu-fix "net/stream: a server's link is down until a client connects
+
+net_stream_server_init() leaves link_down false and s->ioc NULL until the
+asynchronous listen completes in the main loop, and for ever when the
+listen fails (a path in a missing directory, an address in use).  A peer
+NIC that transmits meanwhile (a device's timer: a beacon) makes
+net_stream_receive() call qio_channel_writev() on NULL.  The client side
+already starts with its link down; the server now does too, and
+net_stream_listen() brings it up when a client connects."
 
 commit wifi-lib "hw/net/wifi: 802.11 vocabulary, frame times and frame protection
 

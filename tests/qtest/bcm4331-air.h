@@ -331,6 +331,14 @@ static inline int peer_open(Air *a, Peer *p, const char *opts)
         close(p->fd);
         g_usleep(10 * 1000);
     }
+    /*
+     * connect() succeeds once QEMU's worker thread listens, before the
+     * main loop has accepted us; until then the netdev has no channel
+     * (unpatched QEMU 10.0 crashed on the first frame sent meanwhile;
+     * scripts/overlay.sh's qemu-fix keeps its link down) and what it
+     * should carry is dropped.  NETDEV_STREAM_CONNECTED comes after.
+     */
+    qtest_qmp_eventwait(a->qts, "NETDEV_STREAM_CONNECTED");
     return p->fd;
 }
 
