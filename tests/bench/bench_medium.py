@@ -5,7 +5,10 @@
 One QEMU process (-M none: no guest, the main loop on one host core)
 holds a wifi-medium (airtime off: the air is as fast as the host) and N
 wifi-traffic radios in a ring, each sending 1500-byte frames at 54 Mb/s
-to the next one, which acknowledges them.  Every frame is delivered to the
+to the next one, which acknowledges them.  Each radio offers a frame every
+microsecond of virtual time (interval-us=1; its default, back to back, is
+one mean exchange on the air apart, ~340 us, which would make this a
+measure of the virtual clock rather than of the host).  Every frame is delivered to the
 N - 1 other radios: its signal, SNR and frame error rate are computed for
 each, and each gets a copy.  For each N the script prints the frames the
 air carried per second of host time, the receptions per second, the cost
@@ -65,7 +68,7 @@ def run(n, seconds):
     for i in range(n):
         cmd += ["-device", "wifi-traffic,id=r%d,medium=air0,"
                 "addr=02:00:00:00:%02x:%02x,dest=02:00:00:00:%02x:%02x,"
-                "x=%d,rate=108,len=1500" %
+                "x=%d,rate=108,len=1500,interval-us=1" %
                 (i, i >> 8, i & 0xff, ((i + 1) % n) >> 8, (i + 1) % n,
                  i % 20)]
     p = subprocess.Popen(cmd)

@@ -571,6 +571,109 @@ static void test_remote_arq(void)
     peer_close(&a, &peer);
 }
 
+/*
+ * The peer's ACK of the first copy comes late, after the second went out:
+ * it ends the resending all the same.  (Before, only the latest copy's ACK
+ * counted: the frame went out again at 80 and 120 ms.)
+ */
+static void test_remote_arq_late_ack(void)
+{
+    g_autofree uint8_t *buf = g_malloc0(8192);
+    g_autofree uint8_t *out = g_malloc0(8192);
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    uint16_t seq1;
+    size_t n;
+    int fd;
+
+    fd = peer_open(&a, &peer, NULL);
+    peer_heard(fd, A);
+    n = frame(buf, peer_sta, A->mac, 50);
+    post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(wait_reason(A, 0x20000000));
+    n = peer_recv_data(&a, fd, out, 8192);
+    seq1 = lduw_be_p(out + 14 + 46);
+    qtest_clock_step(a.qts, 41 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    peer_recv_data(&a, fd, out, 8192);
+    peer_ack(fd, A, seq1);
+    qtest_clock_step(a.qts, 200 * 1000 * 1000);
+    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    peer_close(&a, &peer);
+}
+
+/* a data frame from the peer's station to card @c, 802.11 sequence @sn */
+static size_t peer_data(uint8_t *buf, Card *c, uint16_t sn, uint8_t fill,
+                        bool retry)
+{
+    size_t n = air_frame(buf, c->mac, 124, AIR_VERSION);
+    uint8_t *f = buf + 14 + AIR_HDR;
+
+    f[1] |= retry ? IEEE80211_FC1_RETRY : 0;
+    stw_le_p(f + IEEE80211_SEQ_OFF, sn << 4);
+    memset(f + 24, fill, 100);
+    return n;
+}
+
+/* the next ACK the medium sends to the peer: its air sequence */
+static uint16_t peer_recv_ack(int fd)
+{
+    uint8_t out[256];
+
+    for (int i = 0; i < 100; i++) {
+        size_t n = peer_recv(fd, out, sizeof(out));
+
+        if (n >= 14 + AIR_HDR + 10 && out[14 + AIR_HDR] == 0xd4) {
+            return lduw_be_p(out + 14 + 46);
+        }
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * A resend from another process (Retry set, 40 ms later, after a newer
+ * frame of the same station) of a frame the card received already: the
+ * medium acknowledges it again, so that the sender stops, and does not
+ * deliver it again (mac80211 would: its last sequence number moved on;
+ * on WEP or an open network nothing else stops it: the duplicate ping
+ * replies of guest-crypto-wep).  A retry of a frame that was not
+ * delivered, and a frame with other bytes, are delivered.
+ */
+static void test_remote_dup(void)
+{
+    uint8_t buf[512];
+    Air a;
+    Card *A = &a.c[0];
+    Peer peer;
+    size_t n;
+    int fd;
+
+    fd = peer_open(&a, &peer, NULL);
+    peer_heard(fd, A);                              /* RX slot 0 */
+    n = peer_data(buf, A, 0x100, 0x11, false);
+    stw_be_p(buf + 14 + 46, 101);
+    peer_send(fd, buf, n);
+    g_assert_cmphex(peer_recv_ack(fd), ==, 101);
+    n = peer_data(buf, A, 0x101, 0x22, false);
+    stw_be_p(buf + 14 + 46, 102);
+    peer_send(fd, buf, n);
+    g_assert_cmphex(peer_recv_ack(fd), ==, 102);
+    /* the first again, resent: acknowledged under its new air sequence */
+    n = peer_data(buf, A, 0x100, 0x11, true);
+    stw_be_p(buf + 14 + 46, 103);
+    peer_send(fd, buf, n);
+    g_assert_cmphex(peer_recv_ack(fd), ==, 103);
+    /* same sequence number, other bytes: a new frame */
+    n = peer_data(buf, A, 0x100, 0x33, true);
+    stw_be_p(buf + 14 + 46, 104);
+    peer_send(fd, buf, n);
+    g_assert_cmphex(peer_recv_ack(fd), ==, 104);
+    g_assert_cmphex(rx_cd(A), ==, 4 * 0x10);
+    g_assert_cmpuint(medium_get(&a, "remote-dups"), ==, 1);
+    peer_close(&a, &peer);
+}
+
 /* ---- QMP control of the air: links, noise, positions (qapi/wifi.json) --- */
 
 static void shm_w16(Card *c, uint32_t b, uint16_t v)
@@ -1154,6 +1257,9 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/hostile-peer-airtime",
                    test_hostile_peer_airtime);
     qtest_add_func("/bcm4331/medium/remote-arq", test_remote_arq);
+    qtest_add_func("/bcm4331/medium/remote-arq-late-ack",
+                   test_remote_arq_late_ack);
+    qtest_add_func("/bcm4331/medium/remote-dup", test_remote_dup);
 
     return g_test_run();
 }

@@ -605,6 +605,13 @@ void d11_xmit_reset(D11Xmit *x)
  */
 void d11_xmit_post_load(D11Xmit *x)
 {
+    /*
+     * An in-process loadvm: what the medium still holds of this card's
+     * timeline before the load (frames contending or on the air, frames
+     * not yet delivered) is not the loaded state's; its tx_done would pop
+     * entries of the FIFO below
+     */
+    wifi_medium_flush(&x->air);
     while (x->tx_fifo_count) {
         D11TxPending *p = &x->tx_fifo[x->tx_fifo_head];
 

@@ -472,12 +472,16 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
                     meta.txpower_dbm - 40);
     acker = wifi_medium_local(m, j->from, &j->site, j->data, j->len, &meta,
                               e, NULL);
+    if (acker && !j->from) {
+        wifi_rx_delivered(m, j->sender, j->data, j->len);
+    }
     if (acker) {
         wifi_medium_ack(m, acker, j->data, j->len, &meta, now,
                         j->from ? 0 : j->air_seq);
     }
     if (!j->from) {
         m->remote_on_air--;
+        QTAILQ_REMOVE(&m->remote_jobs, j, remote_next);
         wifi_job_free(j);           /* from another process: done */
         return;
     }
@@ -659,10 +663,12 @@ void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
     }
     memcpy(j->site.addr, af->radio, sizeof(j->site.addr));
     j->air_seq = af->seq;
+    j->sender = af->sender;
     /* the peer's airtime is not trusted: ours, from length and rate */
     j->meta.airtime_us = wifi_airtime_us(af->len + 4, meta->rate_500k,
                                          meta->ofdm, meta->short_preamble);
     m->remote_on_air++;
+    QTAILQ_INSERT_TAIL(&m->remote_jobs, j, remote_next);
     /* over before we heard of it: it ends now */
     start = now - MIN(lag, SCALE_US * j->meta.airtime_us);
     j->start_ns = start;
@@ -672,4 +678,16 @@ void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
                                    meta->freq_mhz, meta->txpower_dbm, 0,
                                    &j->site);
     wifi_job_arm(j, WIFI_JOB_FRAME, start + SCALE_US * j->meta.airtime_us);
+}
+
+/* the medium goes (wifi_medium_finalize): frames of other processes too */
+void wifi_remote_jobs_free(WifiMedium *m)
+{
+    WifiTxJob *j, *tmp;
+
+    QTAILQ_FOREACH_SAFE(j, &m->remote_jobs, remote_next, tmp) {
+        QTAILQ_REMOVE(&m->remote_jobs, j, remote_next);
+        wifi_job_free(j);
+    }
+    m->remote_on_air = 0;
 }

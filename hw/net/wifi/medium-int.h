@@ -13,6 +13,10 @@
 
 #include "hw/net/wifi/medium.h"
 #include "hw/net/wifi/air-proto.h"
+#include "qemu/units.h"
+
+/* the pcap file's default bound (property pcap-max-size) */
+#define WIFI_PCAP_MAX_SIZE_DEFAULT  (1 * GiB)
 
 /* transmissions from other processes on the air at once (airtime on) */
 #define WIFI_REMOTE_ON_AIR_MAX  256
@@ -41,6 +45,26 @@ typedef struct WifiEmission {
 #define WIFI_ARQ_TIMEOUT_NS     (40 * SCALE_MS)
 #define WIFI_ARQ_TRIES          4
 typedef struct WifiArqFrame WifiArqFrame;
+
+/*
+ * Unicast data frames from other processes delivered to a local radio,
+ * remembered a second: a resend of one (Retry set, the same sender, TA,
+ * sequence control and bytes) is acknowledged again, not delivered again.
+ * 802.11 receivers drop a retry only if it repeats the last sequence
+ * number of its TID, and a resend across processes comes 40 ms later,
+ * after newer frames (mac80211's ieee80211_rx_h_check_dup lets it through,
+ * and a WEP or open network has no replay counter to stop it).
+ */
+#define WIFI_RX_DUPS            64
+#define WIFI_RX_DUP_NS          NANOSECONDS_PER_SECOND
+typedef struct WifiRxDup {
+    uint64_t sender;
+    uint8_t ta[6];
+    uint16_t seq_ctrl;
+    uint32_t crc;               /* the frame's, Retry bit clear */
+    bool used;
+    int64_t at_ns;
+} WifiRxDup;
 
 /* ACKs from other processes that came before their frame was kept */
 #define WIFI_EARLY_ACKS         32
@@ -160,10 +184,16 @@ struct WifiMedium {
     unsigned arq_len;
     QEMUTimer *arq_timer;
     uint64_t arq_resent;
+    WifiRxDup rx_dups[WIFI_RX_DUPS];
+    unsigned rx_dups_next;
+    uint64_t remote_dups;       /* resends acknowledged, not delivered */
 
     /* pcap view of the air */
     char *pcap;
     FILE *pcap_file;
+    uint64_t pcap_max_size;     /* bytes, 0: no limit */
+    uint64_t pcap_size;         /* written so far */
+    uint64_t pcap_dropped;      /* frames not written: the limit */
 
     /* airtime, collisions, corrupted frames */
     bool airtime;
@@ -174,6 +204,7 @@ struct WifiMedium {
     unsigned emis_next;                 /* ring: the next slot to fill */
     uint32_t next_radio_id;
     unsigned remote_on_air;
+    QTAILQ_HEAD(, WifiTxJob) remote_jobs;   /* their jobs (remote_next) */
     WifiPeerClock peers[WIFI_PEERS];
     uint64_t collisions;
     uint64_t fcs_errors;
@@ -204,6 +235,7 @@ typedef enum {
 
 struct WifiTxJob {
     QSIMPLEQ_ENTRY(WifiTxJob) next;     /* in the sender's queue */
+    QTAILQ_ENTRY(WifiTxJob) remote_next; /* from another process: on the air */
     WifiMedium *m;
     WifiMediumClient *from;             /* NULL: from another process */
     QEMUTimer *timer;
@@ -223,6 +255,7 @@ struct WifiTxJob {
      */
     const WifiEmission *emission;
     uint16_t air_seq;                   /* on the netdev (wifi_arq) */
+    uint64_t sender;                    /* from another process: its id */
     int64_t start_ns;
     size_t len;
     uint8_t data[];
@@ -244,6 +277,7 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
                      int64_t now, uint16_t ack_seq);
 
 /* medium-airtime.c */
+void wifi_remote_jobs_free(WifiMedium *m);
 const WifiEmission *wifi_emit(WifiMedium *m, int64_t start, int64_t end,
                               uint32_t freq, int8_t txpower, uint32_t radio,
                               const WifiSite *site);
@@ -269,6 +303,11 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
                   const uint8_t *frame, size_t len, const WifiFrameMeta *meta);
 void wifi_arq_timer(void *opaque);
 void wifi_link_open(WifiMedium *m, Error **errp);
+void wifi_link_close(WifiMedium *m);
+bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
+                 size_t len, const WifiFrameMeta *meta, uint16_t air_seq);
+void wifi_rx_delivered(WifiMedium *m, uint64_t sender, const uint8_t *frame,
+                       size_t len);
 
 /* medium-radio.c */
 double wifi_coupling_db(uint32_t tx_mhz, uint32_t rx_mhz);
@@ -277,6 +316,7 @@ void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
 bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
                         bool ofdm, bool short_preamble, size_t bytes);
 void wifi_links_init(WifiMedium *m);
+void wifi_links_free(WifiMedium *m);
 bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,
                      const WifiLinkSettings *set, Error **errp);
 WifiMediumClient *wifi_radio_named(const char *radio);
@@ -284,10 +324,12 @@ bool wifi_radio_move(WifiMediumClient *c, const double *pos, Error **errp);
 
 /* medium-scenario.c (or its stub without libconfig) */
 bool wifi_scenario_load(WifiMedium *m, Error **errp);
+void wifi_scenario_free(WifiMedium *m);
 void wifi_medium_class_add_radio_props(ObjectClass *klass);
 
 /* pcap.c */
 void wifi_pcap_open(WifiMedium *m, Error **errp);
+void wifi_pcap_close(WifiMedium *m);
 void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
                       size_t len, const WifiFrameMeta *meta, int8_t signal);
 

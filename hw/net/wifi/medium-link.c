@@ -116,14 +116,16 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
  * the frame, and sends it again (retry bit set) if that ACK does not come
  * back within WIFI_ARQ_TIMEOUT_NS, up to WIFI_ARQ_TRIES times.  A frame
  * the netdev lost (a receiver's full socket buffer drops datagrams
- * silently) is so delayed instead of lost for good; a duplicate (the ACK
- * was lost) is dropped by the receiving station as any 802.11 retry.
+ * silently) is so delayed instead of lost for good.  The ACK of any copy
+ * ends it (a late ACK answers an earlier copy); a copy that arrives after
+ * one was delivered is acknowledged and dropped by the receiving medium
+ * (wifi_rx_dup): the station would not drop it, its last sequence number
+ * having moved on meanwhile.
  */
-/* a data frame's header up to its sequence control */
-
 struct WifiArqFrame {
     QTAILQ_ENTRY(WifiArqFrame) next;
-    uint16_t seq;
+    uint16_t seq;                       /* the latest copy's air sequence */
+    uint16_t seqs[WIFI_ARQ_TRIES];      /* every copy's: any ACK ends it */
     unsigned tries;
     int64_t sent_ns;
     WifiSite site;
@@ -188,8 +190,9 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
     if (m->arq_len >= WIFI_ARQ_MAX) {
         wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
     }
-    a = g_malloc(sizeof(*a) + len);
+    a = g_malloc0(sizeof(*a) + len);
     a->seq = seq;
+    a->seqs[0] = seq;
     a->tries = 1;
     a->sent_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     a->site = *site;
@@ -210,7 +213,12 @@ static void wifi_arq_acked(WifiMedium *m, const uint8_t *ra, uint16_t seq)
     WifiEarlyAck *e;
 
     QTAILQ_FOREACH(a, &m->arq, next) {
-        if (a->seq == seq && a->len >= IEEE80211_TA_END &&
+        bool ours = false;
+
+        for (unsigned i = 0; i < a->tries; i++) {
+            ours |= a->seqs[i] == seq;
+        }
+        if (ours && a->len >= IEEE80211_TA_END &&
             !memcmp(ieee80211_addr2(a->data), ra, IEEE80211_ADDR_LEN)) {
             bool first = a == QTAILQ_FIRST(&m->arq);
 
@@ -259,6 +267,7 @@ void wifi_arq_timer(void *opaque)
         wifi_pcap_write(m, now, a->data, a->len, &a->meta,
                         a->meta.txpower_dbm - 40);
         a->seq = wifi_link_send(m, &a->site, a->data, a->len, &a->meta, 0);
+        a->seqs[a->tries - 1] = a->seq;
         a->sent_ns = now;
         QTAILQ_INSERT_TAIL(&m->arq, a, next);
     }
@@ -328,6 +337,86 @@ static bool wifi_reasm(WifiMedium *m, WifiAirFrame *af, int64_t now)
     return true;
 }
 
+/* ---- duplicates of frames from other processes ------------------------- */
+
+static bool wifi_rx_dup_candidate(const uint8_t *f, size_t len)
+{
+    return len >= IEEE80211_HDR_LEN && ieee80211_is_data(f) &&
+           !ieee80211_is_group(ieee80211_addr1(f));
+}
+
+/* the frame's CRC-32 with the Retry bit clear (a resend sets it) */
+static uint32_t wifi_rx_dup_crc(const uint8_t *f, size_t len)
+{
+    uint8_t fc1 = f[1] & ~IEEE80211_FC1_RETRY;
+
+    return crc32(crc32(crc32(0, f, 1), &fc1, 1), f + 2, len - 2);
+}
+
+/*
+ * Is this frame from another process (@sender) a resend of one delivered
+ * here already?  Then the local radio it was for acknowledges it again
+ * (the sender's wifi_arq ends) and it goes no further.
+ */
+bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
+                 size_t len, const WifiFrameMeta *meta, uint16_t air_seq)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    WifiMediumClient *c;
+    uint16_t sc;
+    uint32_t crc;
+    int i;
+
+    if (meta->fcs_bad || !wifi_rx_dup_candidate(frame, len) ||
+        !(frame[1] & IEEE80211_FC1_RETRY)) {
+        return false;
+    }
+    sc = lduw_le_p(frame + IEEE80211_SEQ_OFF);
+    crc = wifi_rx_dup_crc(frame, len);
+    for (i = 0; i < WIFI_RX_DUPS; i++) {
+        WifiRxDup *d = &m->rx_dups[i];
+
+        if (d->used && now - d->at_ns < WIFI_RX_DUP_NS &&
+            d->sender == sender && d->seq_ctrl == sc && d->crc == crc &&
+            !memcmp(d->ta, ieee80211_addr2(frame), 6)) {
+            break;
+        }
+    }
+    if (i == WIFI_RX_DUPS) {
+        return false;
+    }
+    m->remote_dups++;
+    trace_wifi_medium_rx_dup(sc >> 4, len);
+    QTAILQ_FOREACH(c, &m->clients, next) {
+        if (c->ops->freq(c) == meta->freq_mhz &&
+            c->ops->acks(c, ieee80211_addr1(frame))) {
+            wifi_medium_ack(m, c, frame, len, meta,
+                            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), air_seq);
+            break;
+        }
+    }
+    return true;
+}
+
+/* a frame from another process was delivered to a local radio */
+void wifi_rx_delivered(WifiMedium *m, uint64_t sender, const uint8_t *frame,
+                       size_t len)
+{
+    WifiRxDup *d;
+
+    if (!wifi_rx_dup_candidate(frame, len)) {
+        return;
+    }
+    d = &m->rx_dups[m->rx_dups_next];
+    m->rx_dups_next = (m->rx_dups_next + 1) % WIFI_RX_DUPS;
+    d->used = true;
+    d->sender = sender;
+    memcpy(d->ta, ieee80211_addr2(frame), 6);
+    d->seq_ctrl = lduw_le_p(frame + IEEE80211_SEQ_OFF);
+    d->crc = wifi_rx_dup_crc(frame, len);
+    d->at_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
 /* ---- the link to other processes ---------------------------------------- */
 
 static bool wifi_link_can_receive(NetClientState *nc)
@@ -390,6 +479,9 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
     if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == IEEE80211_FC0_ACK) {
         wifi_arq_acked(m, ieee80211_addr1(af.frame), af.seq);
     }
+    if (wifi_rx_dup(m, af.sender, af.frame, af.len, &meta, af.seq)) {
+        return size;            /* delivered here already: acknowledged */
+    }
     if (m->airtime) {
         wifi_remote_on_air(m, &af, &meta);
     } else {
@@ -404,6 +496,7 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
         acker = wifi_medium_local(m, NULL, &site, af.frame, af.len, &meta,
                                   NULL, NULL);
         if (acker) {
+            wifi_rx_delivered(m, af.sender, af.frame, af.len);
             wifi_medium_ack(m, acker, af.frame, af.len, &meta,
                             meta.tx_time_ns, af.seq);
         }
@@ -439,4 +532,21 @@ void wifi_link_open(WifiMedium *m, Error **errp)
     m->nic = qemu_new_nic(&wifi_link_info, &m->conf, TYPE_WIFI_MEDIUM,
                           object_get_canonical_path_component(OBJECT(m)),
                           &m->guard, m);
+}
+
+/*
+ * The medium goes (wifi_medium_finalize, also after a failed complete):
+ * the netdev is free again, nothing of the medium is left for a peer's
+ * packet to reach, and the frames kept for resending go.
+ */
+void wifi_link_close(WifiMedium *m)
+{
+    if (m->nic) {
+        qemu_del_nic(m->nic);
+        m->nic = NULL;
+    }
+    while (!QTAILQ_EMPTY(&m->arq)) {
+        wifi_arq_free(m, QTAILQ_FIRST(&m->arq));
+    }
+    timer_del(m->arq_timer);
 }

@@ -514,6 +514,19 @@ static void wifi_link_free(WifiMedium *m, WifiLink *l)
     g_free(l);
 }
 
+/* the medium goes: its links and the scenario's interferers */
+void wifi_links_free(WifiMedium *m)
+{
+    while (!QTAILQ_EMPTY(&m->links)) {
+        wifi_link_free(m, QTAILQ_FIRST(&m->links));
+    }
+    for (unsigned i = 0; i < m->n_interferers; i++) {
+        g_free(m->interferers[i].name);
+        m->interferers[i].name = NULL;
+    }
+    m->n_interferers = 0;
+}
+
 bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,
                      const WifiLinkSettings *set, Error **errp)
 {

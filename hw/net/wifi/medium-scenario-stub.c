@@ -16,3 +16,7 @@ bool wifi_scenario_load(WifiMedium *m, Error **errp)
                "this QEMU was built without");
     return false;
 }
+
+void wifi_scenario_free(WifiMedium *m)
+{
+}

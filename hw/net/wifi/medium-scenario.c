@@ -203,15 +203,16 @@ static bool wifi_scenario_wmediumd(WifiMedium *m, config_t *cfg,
                        config_setting_source_line(l));
             return false;
         }
-        i = v[0];
-        j = v[1];
-        if (v[0] != i || v[1] != j || i < 0 || j < 0 || i >= n || j >= n ||
-            i == j) {
+        /* range first: converting a double out of int's range is UB */
+        if (!(v[0] >= 0 && v[0] < n && v[1] >= 0 && v[1] < n) ||
+            v[0] != (int)v[0] || v[1] != (int)v[1] || v[0] == v[1]) {
             error_setg(errp, "%s:%d: link ends are two indexes of "
                        "ifaces.ids (0..%d)", file,
                        config_setting_source_line(l), n - 1);
             return false;
         }
+        i = v[0];
+        j = v[1];
         if (!strcmp(type, "snr")) {
             set.has_snr = true;
             set.snr = v[2];
@@ -431,12 +432,22 @@ static void wifi_scenario_walks(WifiScenario *sc, int64_t now)
         double f = MIN((double)(now - w->start_ns) /
                        MAX(w->end_ns - w->start_ns, 1), 1.0);
         double pos[3];
+        Error *err = NULL;
 
+        /*
+         * The end of a walk is its destination exactly (from + (to - from)
+         * can land an ulp past it, and past WIFI_POS_MAX_M); on the way
+         * the position lies between two checked ones, clamped all the same.
+         */
         for (int k = 0; k < 3; k++) {
-            pos[k] = w->from[k] + (w->to[k] - w->from[k]) * f;
+            pos[k] = f >= 1.0 ? w->to[k]
+                              : w->from[k] + (w->to[k] - w->from[k]) * f;
+            pos[k] = CLAMP(pos[k], -WIFI_POS_MAX_M, WIFI_POS_MAX_M);
         }
-        if (c) {
-            wifi_radio_move(c, pos, &error_abort);
+        if (c && !wifi_radio_move(c, pos, &err)) {
+            /* cannot happen (both ends were checked): stop this walk */
+            warn_report_err(err);
+            c = NULL;
         }
         if (!c || now >= w->end_ns) {
             g_free(w->radio);
@@ -470,7 +481,9 @@ static void wifi_scenario_run(WifiScenario *sc, WifiEvent *ev, int64_t now)
             }
         }
         if (!ev->duration_ns) {
-            wifi_radio_move(c, ev->to, &error_abort);
+            if (!wifi_radio_move(c, ev->to, &err)) {
+                warn_report_err(err);
+            }
             return;
         }
         w = &sc->walks[sc->n_walks++];
@@ -506,6 +519,33 @@ static void wifi_scenario_timer(void *opaque)
     }
     wifi_scenario_walks(sc, now);
     wifi_scenario_arm(sc, now);
+}
+
+static void wifi_scenario_destroy(WifiScenario *sc)
+{
+    for (unsigned k = 0; k < sc->n_ev; k++) {
+        g_free(sc->ev[k].radio);
+        g_free(sc->ev[k].a);
+        g_free(sc->ev[k].b);
+    }
+    for (unsigned k = 0; k < sc->n_walks; k++) {
+        g_free(sc->walks[k].radio);
+    }
+    if (sc->timer) {
+        timer_free(sc->timer);
+    }
+    g_free(sc->ev);
+    g_free(sc->walks);
+    g_free(sc);
+}
+
+/* the medium goes (wifi_medium_finalize) */
+void wifi_scenario_free(WifiMedium *m)
+{
+    if (m->scenario) {
+        wifi_scenario_destroy(m->scenario);
+        m->scenario = NULL;
+    }
 }
 
 bool wifi_scenario_load(WifiMedium *m, Error **errp)
@@ -549,14 +589,8 @@ bool wifi_scenario_load(WifiMedium *m, Error **errp)
     for (int i = 0; i < n; i++) {
         if (!wifi_scenario_event(m, config_setting_get_elem(events, i),
                                  &sc->ev[i], file, errp)) {
-            for (int k = 0; k <= i; k++) {
-                g_free(sc->ev[k].radio);
-                g_free(sc->ev[k].a);
-                g_free(sc->ev[k].b);
-            }
-            g_free(sc->ev);
-            g_free(sc->walks);
-            g_free(sc);
+            sc->n_ev = i + 1;
+            wifi_scenario_destroy(sc);
             goto out;
         }
         sc->ev[i].idx = i;

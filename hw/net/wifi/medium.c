@@ -481,6 +481,8 @@ static void wifi_medium_init(Object *obj)
 
     QTAILQ_INIT(&m->clients);
     QTAILQ_INIT(&m->arq);
+    QTAILQ_INIT(&m->remote_jobs);
+    m->pcap_max_size = WIFI_PCAP_MAX_SIZE_DEFAULT;
     wifi_links_init(m);
     m->arq_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_arq_timer, m);
     qemu_guest_getrandom_nofail(&m->sender_id, sizeof(m->sender_id));
@@ -549,11 +551,36 @@ static void wifi_medium_set_fcs_rate(Object *obj, Visitor *v,
     WIFI_MEDIUM(obj)->fcs_error_rate = n;
 }
 
+static void wifi_medium_get_pcap_max(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    visit_type_size(v, name, &WIFI_MEDIUM(obj)->pcap_max_size, errp);
+}
+
+static void wifi_medium_set_pcap_max(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    uint64_t n;
+
+    if (visit_type_size(v, name, &n, errp)) {
+        WIFI_MEDIUM(obj)->pcap_max_size = n;
+    }
+}
+
 static void wifi_medium_complete(UserCreatable *uc, Error **errp)
 {
     ERRP_GUARD();
     WifiMedium *m = WIFI_MEDIUM(uc);
 
+    /*
+     * What can fail without taking anything first; on any failure the
+     * object is finalized (wifi_medium_finalize releases what was taken)
+     */
+    if (m->scenario_file && !wifi_scenario_load(m, errp)) {
+        return;
+    }
     if (m->pcap) {
         wifi_pcap_open(m, errp);
         if (*errp) {
@@ -562,13 +589,27 @@ static void wifi_medium_complete(UserCreatable *uc, Error **errp)
     }
     if (m->netdev) {
         wifi_link_open(m, errp);
-        if (*errp) {
-            return;
-        }
     }
-    if (m->scenario_file) {
-        wifi_scenario_load(m, errp);
-    }
+}
+
+/*
+ * Only a medium whose complete failed is finalized (a complete one cannot
+ * be deleted: radios point at it); all the same, everything goes.
+ */
+static void wifi_medium_finalize(Object *obj)
+{
+    WifiMedium *m = WIFI_MEDIUM(obj);
+
+    wifi_link_close(m);
+    wifi_scenario_free(m);
+    wifi_remote_jobs_free(m);
+    wifi_links_free(m);
+    wifi_pcap_close(m);
+    timer_free(m->arq_timer);
+    m->arq_timer = NULL;
+    g_free(m->netdev);
+    g_free(m->pcap);
+    g_free(m->scenario_file);
 }
 
 /* a string property kept in the WifiMedium at the offset @opaque */
@@ -622,6 +663,12 @@ static const WifiMediumCounter wifi_medium_counters[] = {
     { "rx-errors", offsetof(WifiMedium, per_losses),
       "read-only: receptions by local radios lost to noise (the frame "
       "error rate at their SNR) or to a link's loss" },
+    { "remote-dups", offsetof(WifiMedium, remote_dups),
+      "read-only: frames from other processes sent again after a copy was "
+      "delivered here (acknowledged again, not delivered again)" },
+    { "pcap-dropped", offsetof(WifiMedium, pcap_dropped),
+      "read-only: frames not written to the pcap file because it reached "
+      "pcap-max-size" },
     { "remote-resent", offsetof(WifiMedium, arq_resent),
       "read-only: frames to stations in other processes sent again "
       "because their ACK did not come back" },
@@ -645,6 +692,13 @@ static void wifi_medium_class_init(ObjectClass *klass, void *data)
                               (void *)offsetof(WifiMedium, pcap));
     object_class_property_set_description(klass, "pcap",
         "file receiving every frame on the medium (pcap, radiotap)");
+    object_class_property_add(klass, "pcap-max-size", "size",
+                              wifi_medium_get_pcap_max,
+                              wifi_medium_set_pcap_max, NULL, NULL);
+    object_class_property_set_description(klass, "pcap-max-size",
+        "the pcap file stops growing at this size in bytes: later frames "
+        "are counted in pcap-dropped (a peer can flood the air; default "
+        "1G, 0: no limit)");
     object_class_property_add(klass, "scenario", "str", wifi_medium_get_str,
                               wifi_medium_set_str, NULL,
                               (void *)offsetof(WifiMedium, scenario_file));
@@ -686,6 +740,7 @@ static const TypeInfo wifi_medium_info = {
     .parent = TYPE_OBJECT,
     .instance_size = sizeof(WifiMedium),
     .instance_init = wifi_medium_init,
+    .instance_finalize = wifi_medium_finalize,
     .class_init = wifi_medium_class_init,
     .interfaces = (InterfaceInfo[]) {
         { TYPE_USER_CREATABLE },

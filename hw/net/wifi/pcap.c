@@ -33,6 +33,17 @@ void wifi_pcap_open(WifiMedium *m, Error **errp)
     if (fwrite(hdr, sizeof(hdr), 1, m->pcap_file) != 1) {
         error_setg_errno(errp, errno, "wifi-medium: cannot write pcap=%s",
                          m->pcap);
+        wifi_pcap_close(m);
+        return;
+    }
+    m->pcap_size = sizeof(hdr);
+}
+
+void wifi_pcap_close(WifiMedium *m)
+{
+    if (m->pcap_file) {
+        fclose(m->pcap_file);
+        m->pcap_file = NULL;
     }
 }
 
@@ -47,6 +58,21 @@ void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
     if (!m->pcap_file) {
         return;
     }
+    /*
+     * Bounded, as a peer can flood the air: past pcap-max-size the file
+     * stops growing (a warning once, the frames counted in pcap-dropped)
+     */
+    if (m->pcap_max_size &&
+        m->pcap_size + sizeof(rec) + caplen > m->pcap_max_size) {
+        if (!m->pcap_dropped++) {
+            warn_report("wifi-medium: pcap=%s reached pcap-max-size "
+                        "(%" PRIu64 " bytes): later frames are not written",
+                        m->pcap, m->pcap_max_size);
+        }
+        trace_wifi_pcap_full(m->pcap_dropped);
+        return;
+    }
+    m->pcap_size += sizeof(rec) + caplen;
     stl_le_p(rec, ns / NANOSECONDS_PER_SECOND);
     stl_le_p(rec + 4, (ns % NANOSECONDS_PER_SECOND) / 1000);
     stl_le_p(rec + 8, caplen);

@@ -39,7 +39,7 @@ struct WifiTrafficState {
     uint32_t rate;              /* 500 kb/s units */
     uint32_t len;               /* 802.11 frame, bytes without FCS */
     uint64_t count;             /* frames to send, 0: no end */
-    uint32_t interval_us;       /* between frames, 0: as fast as possible */
+    uint32_t interval_us;       /* between frames, 0: back to back */
     int32_t txpower;
     bool running;
 
@@ -85,10 +85,30 @@ static bool wifi_traffic_done(WifiTrafficState *s)
     return !s->running || (s->count && s->sent >= s->count);
 }
 
-static void wifi_traffic_arm(WifiTrafficState *s, int64_t now)
+/*
+ * Time from one frame to the next: interval-us, or back to back (0): the
+ * mean time of one exchange on the air (DIFS, mean backoff, the frame,
+ * SIFS + ACK when acknowledged), whether the medium models airtime or not.
+ * Never zero: a timer re-armed at "now" would run again in the same pass
+ * of the timer list, for ever when the clock stands still (qtest, icount).
+ */
+static int64_t wifi_traffic_gap_ns(WifiTrafficState *s)
+{
+    bool ofdm = !ieee80211_rate_is_cck(s->rate);
+    bool acked = !(s->dest.a[0] & 1);
+
+    if (s->interval_us) {
+        return (int64_t)s->interval_us * SCALE_US;
+    }
+    return MAX(wifi_exchange_mean_ns(s->len + 4, s->rate, ofdm, false,
+                                     acked), SCALE_US);
+}
+
+/* the next frame: at once when it starts (@first), then a gap apart */
+static void wifi_traffic_arm(WifiTrafficState *s, int64_t now, bool first)
 {
     if (!wifi_traffic_done(s) && !s->in_flight) {
-        timer_mod(s->timer, now + (int64_t)s->interval_us * SCALE_US);
+        timer_mod(s->timer, now + (first ? 0 : wifi_traffic_gap_ns(s)));
     }
 }
 
@@ -131,16 +151,20 @@ static void wifi_traffic_timer(void *opaque)
             break;
         }
     }
-    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), false);
 }
 
 static void wifi_traffic_tx_done(WifiMediumClient *c, const WifiTxResult *r)
 {
     WifiTrafficState *s = c->opaque;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     s->acked += r->acked;
     s->in_flight = false;
-    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    /* airtime on: the air took the last one; back to back, the next now */
+    if (!wifi_traffic_done(s)) {
+        timer_mod(s->timer, now + (int64_t)s->interval_us * SCALE_US);
+    }
 }
 
 static const WifiMediumClientOps wifi_traffic_ops = {
@@ -186,7 +210,7 @@ static void wifi_traffic_realize(DeviceState *dev, Error **errp)
     s->client.txpower_dbm = s->txpower;
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_traffic_timer, s);
     qemu_register_resettable(OBJECT(dev));
-    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), true);
 }
 
 static void wifi_traffic_unrealize(DeviceState *dev)
@@ -206,7 +230,7 @@ static void wifi_traffic_reset_hold(Object *obj, ResetType type)
     s->in_flight = false;
     s->sent = s->acked = s->received = 0;
     timer_del(s->timer);
-    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), true);
 }
 
 /* "running" starts and stops it while the machine runs */
@@ -221,7 +245,7 @@ static void wifi_traffic_set_running(Object *obj, bool v, Error **errp)
 
     s->running = v;
     if (s->timer) {
-        wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+        wifi_traffic_arm(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), true);
     }
 }
 
@@ -272,7 +296,8 @@ static void wifi_traffic_class_init(ObjectClass *klass, void *data)
         "frames to send (default 0: no end)");
     object_class_property_set_description(klass, "interval-us",
         "time between frames, us of virtual time (default 0: back to "
-        "back, as fast as the air takes them)");
+        "back, one mean exchange on the air apart: DIFS, backoff, frame, "
+        "SIFS + ACK; with airtime=on the next after the air took the last)");
     object_class_property_add_bool(klass, "running",
                                    wifi_traffic_get_running,
                                    wifi_traffic_set_running);
