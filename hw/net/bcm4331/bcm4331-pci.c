@@ -57,20 +57,32 @@ static const char *bcm4331_cfg_name(uint32_t addr)
 }
 
 /*
- * INTA#: the backplane interrupt of any core whose line is up and which
- * config 0x94 (BCMA_PCI_IRQMASK, bit 8 + core index) routes to the host.
+ * The card's interrupt: the backplane interrupt of any core whose line is
+ * up and which config 0x94 (BCMA_PCI_IRQMASK, bit 8 + core index) routes
+ * to the host.  INTA# follows it; with MSI enabled (no Linux driver of
+ * these cards does it, a guest may) the PCIe core sends one message as it
+ * rises and INTA# stays deasserted, as the PCI spec requires.
  */
 static void bcm4331_update_intx(BcmCardState *s)
 {
     PCIDevice *pd = PCI_DEVICE(s);
     uint32_t mask = pci_get_long(pd->config + BCMA_PCI_IRQMASK);
-    int level = (s->core_irq_level & (mask >> 8)) != 0;
+    bool level = (s->core_irq_level & (mask >> 8)) != 0;
 
     if (!DEVICE(s)->realized) {
         return;                 /* unplugged: no config space, no pin */
     }
     trace_bcm4331_bcma_irq(level, mask);
-    pci_set_irq(pd, level);
+    if (msi_enabled(pd)) {
+        pci_set_irq(pd, 0);
+        if (level && !s->irq_level && !s->irq_quiet) {
+            trace_bcm4331_msi(mask);
+            msi_notify(pd, 0);
+        }
+    } else {
+        pci_set_irq(pd, level);
+    }
+    s->irq_level = level;
 }
 
 /* the interrupt line of core @n (a GPIO input of the card) */
@@ -116,8 +128,15 @@ static void bcm4331_pci_write_config(PCIDevice *pd, uint32_t addr,
     BcmCardState *s = BCM_CARD(pd);
     const char *name = bcm4331_cfg_name(addr);
 
+    bool msi_was = msi_enabled(pd);
+
     pci_default_write_config(pd, addr, val, len);
     msi_write_config(pd, addr, val, len);
+    if (msi_enabled(pd) != msi_was) {
+        /* INTA# or MSI from now on; a level already up sends a message */
+        s->irq_level = false;
+        bcm4331_update_intx(s);
+    }
     if (!name) {
         return;
     }
@@ -288,6 +307,7 @@ static void bcm4331_pci_reset_enter(Object *obj, ResetType type)
     pci_set_long(c + BCMA_PCI_GPIO_OUT, 0);
     pci_set_long(c + BCMA_PCI_GPIO_OUT_ENABLE, 0);
     msi_reset(pd);
+    s->irq_level = false;
     bcm4331_update_windows(s);
     bcma_reset(&s->bcma);
     d11_reset(&s->mac);
@@ -306,7 +326,9 @@ static int bcm4331_post_load(void *opaque, int version_id)
 
     bcm4331_update_windows(s);      /* the windows follow config space */
     d11_xmit_post_load(&s->xmit);   /* statuses of the frames on the air */
+    s->irq_quiet = true;            /* the source sent its MSI already */
     d11_state_changed(&s->mac);     /* the lines, INTA# included */
+    s->irq_quiet = false;
     bcm_fw_tbtt_update(&s->fw);     /* the TBTT timer follows the TSF */
     d11_dma_kick(&s->dma);          /* frames posted before the move */
     return 0;

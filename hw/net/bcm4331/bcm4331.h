@@ -84,6 +84,8 @@ struct BcmCardState {
     MemoryRegion bar0;
     MemoryRegion win[4];        /* BAR0: two windows, PCIe and ChipCommon */
     uint32_t core_irq_level;    /* cores' interrupt lines (not migrated) */
+    bool irq_level;             /* the card's interrupt: INTA# or MSI edge */
+    bool irq_quiet;             /* post_load: lines re-driven, no message */
 
     /* the backplane and the blocks of its 802.11 core */
     BcmaState bcma;
