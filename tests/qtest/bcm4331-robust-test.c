@@ -13,7 +13,10 @@
  *    DMA unplugs it in the middle of a receive;
  *  - the virtual AP's station table: a flood of authentications does not
  *    lock stations out, unassociated entries expire, idle stations are
- *    polled and dropped when they do not answer.
+ *    polled and dropped when they do not answer;
+ *  - (second review) neither does a flood of stations that associate and
+ *    send keep-alives, on an open or a WPA2 network, and a station that
+ *    passes traffic keeps its place through such a flood.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -256,11 +259,32 @@ static size_t mgmt(uint8_t *f, uint8_t fc0, const uint8_t *sa)
     return 24;
 }
 
+/*
+ * Start @c's TX ring over before its buffers (4 KiB a descriptor from
+ * txbuf) run into its RX buffers: the long floods post thousands of frames.
+ */
+static void tx_room(Air *a, Card *c)
+{
+    uint32_t st = D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS;
+
+    if (c->txslot < 200) {
+        return;
+    }
+    for (int i = 0; i < 100 && (rl(c, st) & 0x1fff) != c->txslot * 16; i++) {
+        qtest_clock_step(a->qts, 1000 * 1000);
+    }
+    g_assert_cmphex(rl(c, st) & 0x1fff, ==, c->txslot * 16);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    set_ring(c, 1, false, c->txring);
+    c->txslot = 0;
+}
+
 static void auth_from(Air *a, Card *c, const uint8_t *sa)
 {
     uint8_t f[64];
     size_t n = mgmt(f, 0xb0, sa);
 
+    tx_room(a, c);
     stw_le_p(f + n + 2, 1);                 /* open system, seq 1 */
     post(a, c, f, n + 6, true, 0x0a, false);
 }
@@ -270,6 +294,7 @@ static void assoc_from(Air *a, Card *c, const uint8_t *sa)
     uint8_t f[64];
     size_t n = mgmt(f, 0x00, sa);
 
+    tx_room(a, c);
     stw_le_p(f + n, 0x0401);
     stw_le_p(f + n + 2, 10);
     f[n + 4] = 0;                           /* SSID "QEMU" */
@@ -444,6 +469,504 @@ static void test_ap_inactivity(void)
     air_close(&a, 1);
 }
 
+/* ---- floods of associated stations (second review) --------------------- */
+
+#define FLOOD_STA       32      /* the AP's whole station table */
+#define KEEPALIVE_S     20      /* a flood station's keep-alive period */
+
+/* the flood's made-up station number @i */
+static void fake_addr(uint8_t *addr, unsigned i)
+{
+    addr[0] = 2;
+    addr[1] = 0xfa;
+    addr[2] = 0;
+    addr[3] = 0;
+    addr[4] = i >> 8;
+    addr[5] = i;
+}
+
+/* let @ms of virtual time pass in steps of 100 ms (long idle stretches) */
+static void idle_ms(Air *a, Card *c, unsigned ms)
+{
+    for (unsigned i = 0; i < ms / 100; i++) {
+        qtest_clock_step(a->qts, 100 * 1000 * 1000);
+        rl(c, D11 + A_D11_GEN_IRQ_REASON);
+    }
+}
+
+static void promisc(Card *c, bool on)
+{
+    uint32_t v = rl(c, D11 + A_D11_MACCTL) & ~MACCTL_PROMISC;
+
+    wl(c, D11 + A_D11_MACCTL, v | (on ? MACCTL_PROMISC : 0));
+}
+
+/* a station that says it leaves (deauthentication, reason 3) */
+static void deauth_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0xc0, sa);
+
+    tx_room(a, c);
+    stw_le_p(f + n, 3);
+    post(a, c, f, n + 2, true, 0x0a, false);
+}
+
+/* a null data frame to the DS: the cheapest keep-alive */
+static void null_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0x48, sa);
+
+    tx_room(a, c);
+    f[1] = 0x01;
+    post(a, c, f, n, true, 0x0a, false);
+}
+
+/* an IPv4 packet from @sa to a host behind the AP */
+static void data_from(Air *a, Card *c, const uint8_t *sa)
+{
+    static const uint8_t host[6] = { 0x52, 0x54, 0, 0x12, 0x34, 0x56 };
+    uint8_t f[128];
+    size_t n = mgmt(f, 0x08, sa);
+
+    tx_room(a, c);
+    f[1] = 0x01;                            /* to DS */
+    memcpy(f + 16, host, 6);
+    memcpy(f + n, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
+    n += 8;
+    memset(f + n, 0x45, 40);
+    n += 40;
+    post(a, c, f, n, true, 0xc, true);
+}
+
+/* a WPA2 association request: privacy, and the RSN element (CCMP, PSK) */
+static void assoc_rsn_from(Air *a, Card *c, const uint8_t *sa)
+{
+    static const uint8_t rsn[] = {
+        48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
+        1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
+    };
+    uint8_t f[64];
+    size_t n = mgmt(f, 0x00, sa);
+
+    tx_room(a, c);
+    stw_le_p(f + n, 0x0411);
+    stw_le_p(f + n + 2, 10);
+    f[n + 4] = 0;                           /* SSID "QEMU" */
+    f[n + 5] = 4;
+    memcpy(f + n + 6, "QEMU", 4);
+    memcpy(f + n + 10, rsn, sizeof(rsn));
+    post(a, c, f, n + 10 + sizeof(rsn), true, 0x0a, false);
+}
+
+/*
+ * The flood: made-up stations @from..@to-1 authenticate and associate
+ * (with an RSN element on a WPA2 network, never answering the handshake)
+ */
+static void flood(Air *a, Card *c, unsigned from, unsigned to, bool rsn)
+{
+    uint8_t fake[6];
+
+    for (unsigned i = from; i < to; i++) {
+        fake_addr(fake, i);
+        auth_from(a, c, fake);
+        if (rsn) {
+            assoc_rsn_from(a, c, fake);
+        } else {
+            assoc_from(a, c, fake);
+        }
+    }
+}
+
+static void keepalive(Air *a, Card *c, unsigned from, unsigned to)
+{
+    uint8_t fake[6];
+
+    for (unsigned i = from; i < to; i++) {
+        fake_addr(fake, i);
+        null_from(a, c, fake);
+    }
+}
+
+/*
+ * A real station joins: the AP's answers to its authentication and
+ * association (status, -1 when none came), and the reason of the last
+ * deauthentication the AP sent anyone meanwhile (-1: none), seen in
+ * promiscuous mode: with a full table, the station it made room from.
+ */
+typedef struct {
+    int auth, assoc, evict;
+} Join;
+
+static Join join(Air *a, Card *c, bool rsn)
+{
+    Join j;
+    RxScan sc;
+
+    rx_rewind(c);
+    promisc(c, true);
+    auth_from(a, c, c->mac);
+    run_ms(a, c, 20);
+    j.auth = rx_scan(a, c, 0xb0, c->mac).last_status;
+    if (rsn) {
+        assoc_rsn_from(a, c, c->mac);
+    } else {
+        assoc_from(a, c, c->mac);
+    }
+    run_ms(a, c, 20);
+    j.assoc = rx_scan(a, c, 0x10, c->mac).last_status;
+    sc = rx_scan(a, c, 0xc0, NULL);
+    j.evict = sc.count ? sc.last_status : -1;
+    promisc(c, false);
+    return j;
+}
+
+/*
+ * Second review: 32 made-up stations that authenticate, associate and
+ * send a null data frame every 20 s held the whole table: a real station
+ * got status 17 at once, 60 s and 340 s later.  Now the newcomer takes the
+ * place of the associated station that never passed data and associated
+ * first, which is deauthenticated with reason 5 (AP busy).
+ */
+static void test_ap_assoc_flood(void)
+{
+    static const unsigned at_s[] = { 0, 60, 340 };
+    Air a;
+    Card *A = &a.c[0];
+    unsigned nfake = FLOOD_STA, t = 0;
+    Join j[3];
+
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03",
+    });
+    flood(&a, A, 0, nfake, false);
+    run_ms(&a, A, 50);
+    for (int r = 0; r < 3; r++) {
+        for (; t < at_s[r]; t++) {
+            if (t % KEEPALIVE_S == 0) {
+                keepalive(&a, A, 0, nfake);
+            }
+            idle_ms(&a, A, 1000);
+        }
+        j[r] = join(&a, A, false);
+        g_test_message("at %u s: authentication status %d, association "
+                       "status %d, deauthentication reason %d", at_s[r],
+                       j[r].auth, j[r].assoc, j[r].evict);
+        /* the station leaves; the flood takes its place at once */
+        deauth_from(&a, A, A->mac);
+        flood(&a, A, nfake, nfake + 1, false);
+        nfake++;
+        run_ms(&a, A, 20);
+    }
+    for (int r = 0; r < 3; r++) {
+        g_assert_cmpint(j[r].auth, ==, 0);
+        g_assert_cmpint(j[r].assoc, ==, 0);
+        g_assert_cmpint(j[r].evict, ==, 5);
+    }
+    air_close(&a, 1);
+}
+
+/* ---- a WPA2 supplicant, written from the standard ---------------------- */
+
+static void hmac_sha1(const void *key, size_t klen, const void *a,
+                      size_t alen, const void *b, size_t blen, uint8_t *out)
+{
+    GHmac *h = g_hmac_new(G_CHECKSUM_SHA1, key, klen);
+    gsize n = 20;
+
+    g_hmac_update(h, a, alen);
+    if (blen) {
+        g_hmac_update(h, b, blen);
+    }
+    g_hmac_get_digest(h, out, &n);
+    g_hmac_unref(h);
+}
+
+/* IEEE 802.11-2020 J.4.1: PSK = PBKDF2-HMAC-SHA1(passphrase, SSID, 4096) */
+static void psk(const char *pass, const char *ssid, uint8_t pmk[32])
+{
+    uint8_t u[20], t[40], be[4];
+
+    for (unsigned blk = 0; blk < 2; blk++) {
+        stl_be_p(be, blk + 1);
+        hmac_sha1(pass, strlen(pass), ssid, strlen(ssid), be, 4, u);
+        memcpy(t + 20 * blk, u, 20);
+        for (int r = 1; r < 4096; r++) {
+            hmac_sha1(pass, strlen(pass), u, 20, NULL, 0, u);
+            for (int i = 0; i < 20; i++) {
+                t[20 * blk + i] ^= u[i];
+            }
+        }
+    }
+    memcpy(pmk, t, 32);
+}
+
+/* IEEE 802.11-2020 12.7.1.2: PRF-384 */
+static void prf384(const uint8_t *key, const char *label,
+                   const uint8_t *data, size_t dlen, uint8_t out[48])
+{
+    for (uint8_t i = 0; i < 3; i++) {
+        g_autofree uint8_t *m = g_malloc(strlen(label) + 1 + dlen + 1);
+        size_t n = strlen(label) + 1;
+        uint8_t d[20];
+
+        memcpy(m, label, n);                /* the label and a zero */
+        memcpy(m + n, data, dlen);
+        m[n + dlen] = i;
+        hmac_sha1(key, 32, m, n + dlen + 1, NULL, 0, d);
+        memcpy(out + 20 * i, d, MIN(20, 48 - 20 * i));
+    }
+}
+
+/*
+ * The last EAPOL-Key frame from the AP to @c with Key Information @info in
+ * @c's RX ring, copied to @out (256 bytes); its length, 0 if none
+ */
+static size_t rx_eapol(Air *a, Card *c, uint16_t info, uint8_t *out)
+{
+    unsigned cd =
+        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
+    size_t found = 0;
+
+    for (unsigned k = 0; k < cd; k++) {
+        const uint8_t *f = rx + D11_RX_FW598_FO + 6;
+        size_t len;
+
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        len = lduw_le_p(rx) - 6 - 4;
+        if (f[0] == 0x08 && (f[1] & 3) == 2 && !memcmp(f + 4, c->mac, 6) &&
+            len >= 32 + 99 && len <= 256 && lduw_be_p(f + 30) == 0x888e &&
+            f[33] == 3 && lduw_be_p(f + 37) == info) {
+            memcpy(out, f, len);
+            found = len;
+        }
+    }
+    return found;
+}
+
+/* message 2 or 4 (@info), an answer to @m (replay counter), from @c */
+static void eapol_reply(Air *a, Card *c, const uint8_t *m, uint16_t info,
+                        const uint8_t *snonce, const uint8_t *kck)
+{
+    static const uint8_t rsn[] = {
+        48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
+        1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
+    };
+    size_t kdl = snonce ? sizeof(rsn) : 0;
+    uint8_t f[256] = { 0 }, *e = f + 32, *k = e + 4, mic[20];
+
+    mgmt(f, 0x08, c->mac);
+    f[1] = 0x01;
+    memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x88\x8e", 8);
+    e[0] = 2;
+    e[1] = 3;                               /* EAPOL-Key */
+    stw_be_p(e + 2, 95 + kdl);
+    k[0] = 2;                               /* RSN key descriptor */
+    stw_be_p(k + 1, info);
+    memcpy(k + 5, m + 36 + 5, 8);           /* replay counter */
+    if (snonce) {
+        memcpy(k + 13, snonce, 32);
+        memcpy(k + 95, rsn, kdl);
+    }
+    stw_be_p(k + 93, kdl);
+    hmac_sha1(kck, 16, e, 4 + 95 + kdl, NULL, 0, mic);
+    memcpy(k + 77, mic, 16);                /* HMAC-SHA1-128 */
+    tx_room(a, c);
+    post(a, c, f, 32 + 4 + 95 + kdl, true, 0xc, true);
+}
+
+/*
+ * @c runs the 4-way handshake with the AP as a supplicant that knows the
+ * PMK: true when message 3 came with a MIC over our PTK and message 4 went
+ */
+static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
+{
+    static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 3 };
+    uint8_t m[256], d[76], ptk[48], snonce[32], mic[20], buf[256];
+    const uint8_t *anonce = m + 36 + 13;
+    size_t n = 0, elen;
+    bool aa_first = memcmp(bssid, c->mac, 6) < 0;
+
+    for (int i = 0; i < 50 && !n; i++) {
+        run_ms(a, c, 10);
+        n = rx_eapol(a, c, 0x008a, m);      /* ACK, pairwise, v2 */
+    }
+    if (!n) {
+        return false;
+    }
+    for (int i = 0; i < 32; i++) {
+        snonce[i] = 0x5a ^ i;
+    }
+    memcpy(d, aa_first ? bssid : c->mac, 6);
+    memcpy(d + 6, aa_first ? c->mac : bssid, 6);
+    if (memcmp(anonce, snonce, 32) < 0) {
+        memcpy(d + 12, anonce, 32);
+        memcpy(d + 44, snonce, 32);
+    } else {
+        memcpy(d + 12, snonce, 32);
+        memcpy(d + 44, anonce, 32);
+    }
+    prf384(pmk, "Pairwise key expansion", d, sizeof(d), ptk);
+    eapol_reply(a, c, m, 0x010a, snonce, ptk);
+    n = 0;
+    for (int i = 0; i < 50 && !n; i++) {
+        run_ms(a, c, 10);
+        n = rx_eapol(a, c, 0x13ca, m);      /* + install, MIC, secure */
+    }
+    if (!n) {
+        return false;
+    }
+    /* message 3's MIC: the AP derived the same PTK */
+    elen = 4 + lduw_be_p(m + 34);
+    g_assert_cmpuint(32 + elen, <=, n);
+    memcpy(buf, m + 32, elen);
+    memset(buf + 81, 0, 16);
+    hmac_sha1(ptk, 16, buf, elen, NULL, 0, mic);
+    g_assert_cmpmem(mic, 16, m + 32 + 81, 16);
+    eapol_reply(a, c, m, 0x030a, NULL, ptk);
+    run_ms(a, c, 20);
+    return true;
+}
+
+/*
+ * The same on a WPA2 network, with a flood that authenticates and
+ * associates its 32 made-up stations again every 5 s (they never answer
+ * message 1, so the AP drops them after its retries).  A real station
+ * joins at once and at 60 s and 340 s, completes the handshake, and keeps
+ * its place through the next floods.
+ */
+static void test_ap_assoc_flood_wpa2(void)
+{
+    static const unsigned at_s[] = { 0, 60, 340 };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t pmk[32];
+    unsigned t = 0;
+    Join j[3];
+    bool keys[3];
+    int kicked[3];
+
+    /* the PSK derivation against IEEE 802.11-2020 J.4.2's first vector */
+    psk("password", "IEEE", pmk);
+    g_assert_cmpmem(pmk, 32, "\xf4\x2c\x6f\xc5\x2d\xf0\xeb\xef\x9e\xbb\x4b"
+                    "\x90\xb3\x8a\x5f\x90\x2e\x83\xfe\x1b\x13\x5a\x70\xe2"
+                    "\x3a\xed\x76\x2e\x97\x10\xa1\x2e", 32);
+    psk("flood-test-passphrase", "QEMU", pmk);
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03,passphrase=flood-test-passphrase",
+    });
+    for (int r = 0; r < 3; r++) {
+        for (; t < at_s[r]; t++) {
+            if (t % 5 == 0) {
+                flood(&a, A, 0, FLOOD_STA, true);
+            }
+            idle_ms(&a, A, 1000);
+        }
+        flood(&a, A, 0, FLOOD_STA, true);
+        run_ms(&a, A, 50);
+        j[r] = join(&a, A, true);
+        keys[r] = j[r].assoc == 0 && supplicant(&a, A, pmk);
+        /* the flood goes on: the station keeps its place */
+        for (int s = 0; s < 10; s++, t++) {
+            if (t % 5 == 0) {
+                flood(&a, A, 0, FLOOD_STA, true);
+            }
+            idle_ms(&a, A, 1000);
+        }
+        kicked[r] = rx_scan(&a, A, 0xc0, A->mac).count;
+        g_test_message("at %u s: authentication status %d, association "
+                       "status %d, deauthentication reason %d, handshake "
+                       "%d, deauthenticated %d times since", at_s[r],
+                       j[r].auth, j[r].assoc, j[r].evict, keys[r],
+                       kicked[r]);
+        deauth_from(&a, A, A->mac);
+        run_ms(&a, A, 20);
+    }
+    for (int r = 0; r < 3; r++) {
+        g_assert_cmpint(j[r].auth, ==, 0);
+        g_assert_cmpint(j[r].assoc, ==, 0);
+        g_assert_cmpint(j[r].evict, ==, 5);
+        g_assert_true(keys[r]);
+        g_assert_cmpint(kicked[r], ==, 0);
+    }
+    air_close(&a, 1);
+}
+
+/*
+ * A station that passes traffic keeps its place through a flood: A sends
+ * a packet every 5 s; 31 made-up stations fill the table and send null
+ * frames; 40 more made-up stations arrive every 10 s for 340 s, each wave
+ * after A's last packet (more recent than it: recency alone would
+ * push A out).  A real station B that comes at 60 s gets in, passes
+ * traffic too, and stays.
+ */
+static void test_ap_flood_keeps_active(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    unsigned nfake = FLOOD_STA - 1;
+    int kicked_a = 0, kicked_b = 0;
+    Join jb = { -1, -1, -1 };
+    RxScan sc;
+
+    air_open(&a, 2, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03",
+    });
+    auth_from(&a, A, A->mac);
+    run_ms(&a, A, 10);
+    assoc_from(&a, A, A->mac);
+    run_ms(&a, A, 10);
+    sc = rx_scan(&a, A, 0x10, A->mac);
+    g_assert_cmpint(sc.last_status, ==, 0);
+    data_from(&a, A, A->mac);
+    flood(&a, B, 0, nfake, false);
+    run_ms(&a, A, 50);
+    rx_rewind(A);
+    for (unsigned t = 0; t < 340; t++) {
+        if (t == 60) {
+            jb = join(&a, B, false);
+            rx_rewind(B);
+        }
+        if (t % 5 == 0) {
+            data_from(&a, A, A->mac);
+            if (jb.assoc == 0) {
+                data_from(&a, B, B->mac);
+            }
+        }
+        if (t % KEEPALIVE_S == 0) {
+            keepalive(&a, B, nfake - (FLOOD_STA - 1), nfake);
+        }
+        if (t % 10 == 0) {
+            flood(&a, B, nfake, nfake + 40, false);
+            nfake += 40;
+        }
+        idle_ms(&a, A, 1000);
+        rl(B, D11 + A_D11_GEN_IRQ_REASON);
+        if (t % 10 == 9) {
+            kicked_a += rx_scan(&a, A, 0xc0, A->mac).count;
+            rx_rewind(A);
+            if (t > 60) {
+                kicked_b += rx_scan(&a, B, 0xc0, B->mac).count;
+                rx_rewind(B);
+            }
+        }
+    }
+    g_test_message("B: authentication status %d, association status %d, "
+                   "deauthentication reason %d; deauthentications: A %d, "
+                   "B %d", jb.auth, jb.assoc, jb.evict, kicked_a, kicked_b);
+    g_assert_cmpint(jb.auth, ==, 0);
+    g_assert_cmpint(jb.assoc, ==, 0);
+    g_assert_cmpint(jb.evict, ==, 5);
+    g_assert_cmpint(kicked_a, ==, 0);
+    g_assert_cmpint(kicked_b, ==, 0);
+    air_close(&a, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -453,6 +976,11 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/robust/unplug-by-own-dma", test_unplug_by_dma);
     qtest_add_func("/bcm4331/robust/ap-auth-flood", test_ap_auth_flood);
     qtest_add_func("/bcm4331/robust/ap-inactivity", test_ap_inactivity);
+    qtest_add_func("/bcm4331/robust/ap-assoc-flood", test_ap_assoc_flood);
+    qtest_add_func("/bcm4331/robust/ap-assoc-flood-wpa2",
+                   test_ap_assoc_flood_wpa2);
+    qtest_add_func("/bcm4331/robust/ap-flood-keeps-active",
+                   test_ap_flood_keeps_active);
 
     return g_test_run();
 }

@@ -26,9 +26,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
  * deauthenticated if it does not acknowledge it; an entry that is
  * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
  * (30 s).  When the table is full, a new authentication takes the slot of
- * the least recently heard unassociated entry (hostapd's ap_sta_add() only
- * refuses: "FIX: might try to remove some old STAs first?"), so a flood of
- * authentications from made-up addresses never locks a station out.
+ * a station chosen by wifi_ap_evict() (ap.c) instead of being refused.
  */
 #define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
 #define WIFI_AP_RETRIES     4
@@ -45,6 +43,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define WLAN_STATUS_AP_FULL             17
 #define WLAN_REASON_PREV_AUTH_NOT_VALID 2
 #define WLAN_REASON_INACTIVITY          4
+#define WLAN_REASON_DISASSOC_AP_BUSY    5
 #define WLAN_REASON_CLASS2_NONAUTH      6
 #define WLAN_REASON_CLASS3_NONASSOC     7
 #define WLAN_REASON_4WAY_TIMEOUT        15
@@ -86,6 +85,8 @@ typedef struct WifiApSta {
     uint8_t state;
     uint16_t aid;
     int64_t last_ns;            /* last heard (or state change) */
+    int64_t active_ns;          /* associated, or last passed data */
+    bool passed_data;           /* data since it associated */
     bool polled;                /* inactivity poll sent, not answered */
     bool heard;                 /* signal_dbm is known (not migrated) */
     int8_t signal_dbm;          /* of the station's last frame */
@@ -131,6 +132,7 @@ extern const uint8_t rfc1042[6];
 const uint8_t *wifi_ap_bssid(WifiApState *s);
 uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
 void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
+void wifi_ap_sta_passed_data(WifiApSta *sta);
 size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
                 uint8_t fc1, const uint8_t *a1, const uint8_t *a2,
                 const uint8_t *a3);

@@ -340,6 +340,7 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
                                "or unprotected", len);
         return;
     }
+    wifi_ap_sta_passed_data(sta);
     plen = len - hdr - 8;
     memcpy(eth, da, 6);
     memcpy(eth + 6, sa, 6);

@@ -234,9 +234,112 @@ WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
     return &s->wpa[sta - s->sta];
 }
 
+static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
+                             const char *why, const char *event);
+
+/*
+ * A full table: who gives way to a new station.
+ *
+ * hostapd refuses the newcomer (ap_sta_add() in src/ap/sta_info.c, with
+ * "FIX: might try to remove some old STAs first?"; handle_auth() in
+ * src/ap/ieee802_11.c then answers WLAN_STATUS_AP_UNABLE_TO_HANDLE_NEW_STA)
+ * and relies on ap_handle_timer()'s inactivity poll to free places.  On the
+ * air anyone can make up addresses, and any frame, a null data frame as
+ * well, answers that poll: 32 made-up stations that associate and say
+ * something now and then held the table for good.  So a new authentication
+ * is never refused while someone can give way; it takes the place of,
+ * in this order (within a class, the one quiet longest):
+ *
+ *  1. an entry authenticated but not associated (since last heard): it
+ *     would expire after AP_MAX_INACTIVITY_AFTER_DISASSOC anyway;
+ *  2. WPA2: an associated station that has not answered message 1 of the
+ *     4-way handshake with a valid MIC (since it associated): only the
+ *     passphrase makes that MIC, and the EAPOL retries drop it after
+ *     about 4 s in any case (wpa_auth.c: wpa_pairwise_update_count, then
+ *     WLAN_REASON_4WAY_HANDSHAKE_TIMEOUT);
+ *  3. open network: an associated station that has passed no data since it
+ *     associated (since it associated): keep-alives, null frames and
+ *     acknowledged polls hold no place against a newcomer;
+ *  4. open network: the station that passed data least recently.
+ *
+ * On a WPA2 network a station whose message 2 verified is never taken: a
+ * flood without the passphrase cannot push out those who have it, and
+ * when all 32 places are theirs the newcomer is refused as hostapd does.
+ * On an open network, anyone who can associate can also deauthenticate
+ * anyone else with one forged frame: the classes only make a flood of
+ * quiet stations go before stations that pass traffic.  A newcomer is
+ * itself the most recent of its class: it keeps its place until it passes
+ * data (open) or answers message 1 (WPA2), or until 31 later newcomers
+ * have come.  The victim is deauthenticated with reason 5 (hostapd's
+ * WLAN_REASON_DISASSOC_AP_BUSY, hostapd_notif_assoc() in
+ * src/ap/drv_callbacks.c when its table is full).  Bounded: the table
+ * stays at WIFI_AP_MAX_STA; deterministic: virtual clock only.
+ */
+typedef enum {
+    WIFI_AP_EVICT_UNASSOC,
+    WIFI_AP_EVICT_HANDSHAKE,
+    WIFI_AP_EVICT_NO_DATA,
+    WIFI_AP_EVICT_DATA,
+    WIFI_AP_EVICT_NEVER,
+} WifiApEvictClass;
+
+static const char *const wifi_ap_evict_why[] = {
+    [WIFI_AP_EVICT_UNASSOC] = "authenticated, not associated",
+    [WIFI_AP_EVICT_HANDSHAKE] = "4-way handshake message 1 not answered",
+    [WIFI_AP_EVICT_NO_DATA] = "associated, passed no data",
+    [WIFI_AP_EVICT_DATA] = "passed data least recently",
+};
+
+/* @sta's class, and since when it has been quiet in that class's terms */
+static WifiApEvictClass wifi_ap_evict_class(WifiApState *s, WifiApSta *sta,
+                                            int64_t *since)
+{
+    if (sta->state != STA_ASSOC) {
+        *since = sta->last_ns;
+        return WIFI_AP_EVICT_UNASSOC;
+    }
+    *since = sta->active_ns;
+    if (s->passphrase) {
+        uint8_t w = wifi_ap_wpa(s, sta)->state;
+
+        return w == WPA_MSG3 || w == WPA_DONE ? WIFI_AP_EVICT_NEVER
+                                              : WIFI_AP_EVICT_HANDSHAKE;
+    }
+    return sta->passed_data ? WIFI_AP_EVICT_DATA : WIFI_AP_EVICT_NO_DATA;
+}
+
+/* the table is full: free the place of the station that gives way */
+static WifiApSta *wifi_ap_evict(WifiApState *s)
+{
+    WifiApEvictClass vc = WIFI_AP_EVICT_NEVER;
+    WifiApSta *victim = NULL;
+    int64_t vsince = 0;
+
+    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
+        int64_t since;
+        WifiApEvictClass c = wifi_ap_evict_class(s, &s->sta[i], &since);
+
+        if (c < vc || (c == vc && victim && since < vsince)) {
+            victim = &s->sta[i];
+            vc = c;
+            vsince = since;
+        }
+    }
+    if (!victim) {
+        return NULL;
+    }
+    trace_wifi_ap_sta_evict(s->ssid, MAC_ARG(victim->addr),
+                            wifi_ap_evict_why[vc],
+                            (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - vsince) /
+                            SCALE_MS);
+    wifi_ap_deauth(s, victim->addr, WLAN_REASON_DISASSOC_AP_BUSY);
+    wifi_ap_sta_free(s, victim, "evicted: table full", "evicted");
+    return victim;
+}
+
 WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
 {
-    WifiApSta *free_slot = NULL, *oldest = NULL;
+    WifiApSta *free_slot = NULL;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
         WifiApSta *t = &s->sta[i];
@@ -247,20 +350,12 @@ WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
         if (t->state == STA_NONE && !free_slot) {
             free_slot = t;
         }
-        if (t->state == STA_AUTH && (!oldest || t->last_ns < oldest->last_ns)) {
-            oldest = t;
-        }
     }
     if (!add) {
         return NULL;
     }
-    if (!free_slot && oldest) {
-        /* full: the least recently heard unassociated entry gives way */
-
-        trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(oldest->addr),
-                                 "evicted");
-        memset(wifi_ap_wpa(s, oldest), 0, sizeof(WifiApWpa));
-        free_slot = oldest;
+    if (!free_slot) {
+        free_slot = wifi_ap_evict(s);
     }
     if (!free_slot) {
         return NULL;
@@ -291,6 +386,13 @@ void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why)
     if (sta->state == STA_ASSOC) {
         wifi_ap_sta_event(s, sta, false, why);
     }
+}
+
+/* @sta passed data: what keeps its place in a full table */
+void wifi_ap_sta_passed_data(WifiApSta *sta)
+{
+    sta->active_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    sta->passed_data = true;
 }
 
 static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
@@ -464,6 +566,9 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         }
         if (sta->state != STA_ASSOC) {
             sta->state = STA_ASSOC;
+            /* a reassociation is no activity: it keeps its time */
+            sta->active_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+            sta->passed_data = false;
             wifi_ap_sta_event(s, sta, true, NULL);
         }
         sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
@@ -813,6 +918,33 @@ static const VMStateDescription vmstate_wifi_ap_age = {
     },
 };
 
+static const VMStateDescription vmstate_wifi_ap_sta_activity = {
+    .name = "wifi-ap-sta-activity",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT64(active_ns, WifiApSta),
+        VMSTATE_BOOL(passed_data, WifiApSta),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * what decides who gives way in a full table; a stream without it: every
+ * associated station looks as if it associated at time 0, passing no data
+ */
+static const VMStateDescription vmstate_wifi_ap_activity = {
+    .name = "wifi-ap/activity",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = wifi_ap_age_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(sta, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_sta_activity, WifiApSta),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static bool wifi_ap_wpa_needed(void *opaque)
 {
     WifiApState *s = opaque;
@@ -851,6 +983,7 @@ static const VMStateDescription vmstate_wifi_ap = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_wifi_ap_wpa,
         &vmstate_wifi_ap_age,
+        &vmstate_wifi_ap_activity,
         NULL
     },
 };
