@@ -411,9 +411,12 @@ static uint32_t rx_cd(Card *c)
 /*
  * savevm, three frames posted (contending on the air, airtime on), loadvm:
  * the card is back where it was, the three frames belong to a timeline
- * that is gone.  Before the fix the medium kept them: they reached the
- * other card after the load, and their tx_done popped the TX FIFO entry of
- * the frame posted after it (its status came early, then none).
+ * that is gone.  The review feared the medium kept them (they would reach
+ * the other card after the load, and their tx_done pop the TX FIFO entry
+ * of the frame posted after it).  It did not: load_snapshot() resets the
+ * machine before loading, and the card's reset drops its frames from the
+ * medium (this test passed before d11_xmit_post_load flushed too).  It
+ * guards both: a load must not let the old timeline's frames through.
  */
 static void test_loadvm_tx_fifo(void)
 {
