@@ -355,6 +355,85 @@ static void run_ms(Air *a, Card *c, unsigned ms)
 }
 
 /*
+ * The AP drops a retry of the last data frame of its TID (its ACK was
+ * lost), as mac80211 does: two stations associate, one sends a frame to
+ * the other (intra-BSS, forwarded by the AP), then the same frame again
+ * with the Retry bit; then a new frame.  Before, the retry was forwarded a
+ * second time (second review, the duplicate ping replies of
+ * guest-crypto-wep; the AP had no duplicate detection).  A retry of a
+ * frame the AP did not see last (another sequence number) goes through.
+ */
+/*
+ * data frames forwarded to @da in @c's RX ring, each counted once (the
+ * AP's own retries of a frame to a made-up station that never answers
+ * carry the Retry bit)
+ */
+static unsigned rx_forwarded(Air *a, Card *c, const uint8_t *da)
+{
+    unsigned cd =
+        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[128];
+    unsigned n = 0;
+
+    for (unsigned k = 0; k < cd; k++) {
+        const uint8_t *f = rx + D11_RX_FW598_FO + 6;
+
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        n += f[0] == 0x08 && (f[1] & 0x0b) == 0x02 && !memcmp(f + 4, da, 6);
+    }
+    return n;
+}
+
+static void test_ap_retry_dup(void)
+{
+    static const uint8_t sta2[6] = { 2, 0x5a, 0, 0, 0, 2 };
+    Air a;
+    Card *A = &a.c[0];
+    uint8_t f[128];
+
+    air_open(&a, 1, NULL, &(AirOpts) {
+        .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+               "bssid=02:aa:00:00:00:03",
+    });
+    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
+    auth_from(&a, A, A->mac);
+    auth_from(&a, A, sta2);
+    run_ms(&a, A, 20);
+    assoc_from(&a, A, A->mac);
+    assoc_from(&a, A, sta2);
+    run_ms(&a, A, 20);
+    g_assert_cmpint(rx_scan(&a, A, 0x10, A->mac).last_status, ==, 0);
+    g_assert_cmpint(rx_scan(&a, A, 0x10, sta2).last_status, ==, 0);
+    rx_rewind(A);
+
+    /* A -> sta2 through the AP: ToDS, BSSID, SA, DA; LLC/SNAP IPv4 */
+    memset(f, 0, sizeof(f));
+    f[0] = 0x08;
+    f[1] = 0x01;
+    memcpy(f + 4, ap_bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, sta2, 6);
+    memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
+    stw_le_p(f + 22, 0x100 << 4);
+    post(&a, A, f, 100, true, 0xc, true);
+    run_ms(&a, A, 20);
+    g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 1);
+    f[1] |= 0x08;                               /* the same, retried */
+    post(&a, A, f, 100, true, 0xc, true);
+    run_ms(&a, A, 20);
+    g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 1);
+    stw_le_p(f + 22, 0x101 << 4);               /* a retry of another one */
+    post(&a, A, f, 100, true, 0xc, true);
+    run_ms(&a, A, 20);
+    g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 2);
+    f[1] &= ~0x08;                              /* same number, no retry */
+    post(&a, A, f, 100, true, 0xc, true);
+    run_ms(&a, A, 20);
+    g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 3);
+    air_close(&a, 1);
+}
+
+/*
  * Finding 4: 32 authentications from 32 made-up addresses filled the
  * table for good (status 17 for everyone after them, until reset).
  */
@@ -975,6 +1054,7 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/robust/arq-short-frame", test_arq_short);
     qtest_add_func("/bcm4331/robust/unplug-by-own-dma", test_unplug_by_dma);
     qtest_add_func("/bcm4331/robust/ap-auth-flood", test_ap_auth_flood);
+    qtest_add_func("/bcm4331/robust/ap-retry-dup", test_ap_retry_dup);
     qtest_add_func("/bcm4331/robust/ap-inactivity", test_ap_inactivity);
     qtest_add_func("/bcm4331/robust/ap-assoc-flood", test_ap_assoc_flood);
     qtest_add_func("/bcm4331/robust/ap-assoc-flood-wpa2",

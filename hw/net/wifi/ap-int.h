@@ -90,6 +90,14 @@ typedef struct WifiApSta {
     bool polled;                /* inactivity poll sent, not answered */
     bool heard;                 /* signal_dbm is known (not migrated) */
     int8_t signal_dbm;          /* of the station's last frame */
+    /*
+     * duplicate detection (802.11 10.3.2.14, mac80211's
+     * ieee80211_rx_h_check_dup): the last sequence control per TID, [16]
+     * for non-QoS data; bit n of sc_valid: last_sc[n] holds one (not
+     * migrated: a retry right after a migration is delivered once more)
+     */
+    uint16_t last_sc[17];
+    uint32_t sc_valid;
 } WifiApSta;
 
 /* airtime on: what each frame in the medium's TX queue is (tx_done) */

@@ -291,6 +291,22 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     if (subtype & IEEE80211_STYPE_NULLFUNC) {
         return;         /* (QoS) null function: no payload */
     }
+    if (len < hdr) {
+        return;
+    }
+    {
+        /* a retry of the last frame of its TID: the ACK was lost */
+        unsigned tid = ieee80211_is_qos_data(f) ? (f[hdr - 2] & 0xf) : 16;
+        uint16_t sc = lduw_le_p(f + IEEE80211_SEQ_OFF);
+
+        if ((f[1] & IEEE80211_FC1_RETRY) && (sta->sc_valid & BIT(tid)) &&
+            sta->last_sc[tid] == sc) {
+            trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
+            return;
+        }
+        sta->last_sc[tid] = sc;
+        sta->sc_valid |= BIT(tid);
+    }
     w = wifi_ap_wpa(s, sta);
     if (f[1] & IEEE80211_FC1_PROTECTED) {
         uint64_t pn;
