@@ -81,11 +81,6 @@ static uint32_t txstat(Card *c)
     return rl(c, D11 + A_D11_XMITSTAT_0);
 }
 
-static uint32_t rx_cd(Card *c)
-{
-    return rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
-}
-
 static const uint8_t nobody[6] = { 2, 9, 9, 9, 9, 9 };
 static const uint8_t group[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 /* airtime on: a frame and its ACK take their 802.11g time, no less */
@@ -132,11 +127,6 @@ static void test_airtime(void)
     g_assert_cmphex((st >> 12) & 0xf, ==, 4);
     g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
     air_close(&a, 2);
-}
-
-static uint32_t tx_cd(Card *c)
-{
-    return rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff;
 }
 
 /*

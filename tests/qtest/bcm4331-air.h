@@ -41,6 +41,17 @@ static inline uint32_t rl(Card *c, uint32_t off)
     return qpci_io_readl(c->dev, c->bar0, off);
 }
 
+/* the current descriptor (bytes) of TX engine 1 and RX engine 0 */
+static inline uint32_t tx_cd(Card *c)
+{
+    return rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff;
+}
+
+static inline uint32_t rx_cd(Card *c)
+{
+    return rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+}
+
 static inline void wl(Card *c, uint32_t off, uint32_t v)
 {
     qpci_io_writel(c->dev, c->bar0, off, v);

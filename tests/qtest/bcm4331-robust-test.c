@@ -370,8 +370,7 @@ static void run_ms(Air *a, Card *c, unsigned ms)
  */
 static unsigned rx_forwarded(Air *a, Card *c, const uint8_t *da)
 {
-    unsigned cd =
-        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    unsigned cd = rx_cd(c) / 16;
     uint8_t rx[128];
     unsigned n = 0;
 

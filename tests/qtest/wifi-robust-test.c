@@ -53,19 +53,8 @@ static void tmp_free(TmpFiles *t)
     g_free(t->dir);
 }
 
-static int64_t qom_int(QTestState *qts, const char *path, const char *prop)
-{
-    QDict *r = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
-                         "{ 'path': %s, 'property': %s } }", path, prop);
-    int64_t v;
-
-    g_assert_true(qdict_haskey(r, "return"));
-    v = qdict_get_int(r, "return");
-    qobject_unref(r);
-    return v;
-}
-
-static double qom_double(QTestState *qts, const char *path, const char *prop)
+/* qom-get @path @prop: a number (integer or not) */
+static double qom_number(QTestState *qts, const char *path, const char *prop)
 {
     QDict *r = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': "
                          "{ 'path': %s, 'property': %s } }", path, prop);
@@ -75,6 +64,11 @@ static double qom_double(QTestState *qts, const char *path, const char *prop)
     v = qdict_get_double(r, "return");
     qobject_unref(r);
     return v;
+}
+
+static int64_t qom_int(QTestState *qts, const char *path, const char *prop)
+{
+    return qom_number(qts, path, prop);
 }
 
 /*
@@ -189,14 +183,14 @@ static void test_scenario_edge(void)
                       "x=-48854.1,y=48854.1,z=0.3", cfg);
     qtest_clock_step(qts, 1500 * 1000 * 1000ll);
     qtest_clock_step(qts, 1000 * 1000 * 1000ll);            /* 2.5 s */
-    g_assert_cmpfloat(qom_double(qts, "/machine/peripheral/gen", "x"), ==,
+    g_assert_cmpfloat(qom_number(qts, "/machine/peripheral/gen", "x"), ==,
                       1e6);
-    g_assert_cmpfloat(qom_double(qts, "/machine/peripheral/gen", "y"), ==,
+    g_assert_cmpfloat(qom_number(qts, "/machine/peripheral/gen", "y"), ==,
                       -1e6);
     qtest_clock_step(qts, 1000 * 1000 * 1000ll);            /* 3.5 s */
-    g_assert_cmpfloat(qom_double(qts, "/machine/peripheral/gen", "x"), ==,
+    g_assert_cmpfloat(qom_number(qts, "/machine/peripheral/gen", "x"), ==,
                       -1e6);
-    g_assert_cmpfloat(qom_double(qts, "/machine/peripheral/gen", "z"), ==,
+    g_assert_cmpfloat(qom_number(qts, "/machine/peripheral/gen", "z"), ==,
                       1e6);
     qtest_quit(qts);
     tmp_free(&t);
@@ -396,16 +390,6 @@ static void snapshot(QTestState *qts, const char *cmd, const char *job)
                           "'job-id': %s, 'tag': 's0', 'vmstate': 'd0', "
                           "'devices': [ 'd0' ] } }", cmd, job));
     job_wait(qts, job);
-}
-
-static uint32_t tx_cd(Card *c)
-{
-    return rl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS) & 0x1fff;
-}
-
-static uint32_t rx_cd(Card *c)
-{
-    return rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
 }
 
 /*

@@ -266,6 +266,24 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
     }
 }
 
+/*
+ * A retry of the last frame of its TID from @sta (the ACK was lost): a
+ * duplicate, dropped.  @f has its @hdr bytes of header.
+ */
+static bool wifi_ap_rx_dup(WifiApSta *sta, const uint8_t *f, size_t hdr)
+{
+    unsigned tid = ieee80211_is_qos_data(f) ? (f[hdr - 2] & 0xf) : 16;
+    uint16_t sc = lduw_le_p(f + IEEE80211_SEQ_OFF);
+
+    if ((f[1] & IEEE80211_FC1_RETRY) && (sta->sc_valid & BIT(tid)) &&
+        sta->last_sc[tid] == sc) {
+        return true;
+    }
+    sta->last_sc[tid] = sc;
+    sta->sc_valid |= BIT(tid);
+    return false;
+}
+
 void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
                      const uint8_t *f, size_t len)
 {
@@ -294,18 +312,9 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     if (len < hdr) {
         return;
     }
-    {
-        /* a retry of the last frame of its TID: the ACK was lost */
-        unsigned tid = ieee80211_is_qos_data(f) ? (f[hdr - 2] & 0xf) : 16;
-        uint16_t sc = lduw_le_p(f + IEEE80211_SEQ_OFF);
-
-        if ((f[1] & IEEE80211_FC1_RETRY) && (sta->sc_valid & BIT(tid)) &&
-            sta->last_sc[tid] == sc) {
-            trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
-            return;
-        }
-        sta->last_sc[tid] = sc;
-        sta->sc_valid |= BIT(tid);
+    if (wifi_ap_rx_dup(sta, f, hdr)) {
+        trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
+        return;
     }
     w = wifi_ap_wpa(s, sta);
     if (f[1] & IEEE80211_FC1_PROTECTED) {

@@ -124,7 +124,6 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
  */
 struct WifiArqFrame {
     QTAILQ_ENTRY(WifiArqFrame) next;
-    uint16_t seq;                       /* the latest copy's air sequence */
     uint16_t seqs[WIFI_ARQ_TRIES];      /* every copy's: any ACK ends it */
     unsigned tries;
     int64_t sent_ns;
@@ -191,7 +190,6 @@ void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
         wifi_arq_free(m, QTAILQ_FIRST(&m->arq));   /* the oldest gives up */
     }
     a = g_malloc0(sizeof(*a) + len);
-    a->seq = seq;
     a->seqs[0] = seq;
     a->tries = 1;
     a->sent_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
@@ -255,7 +253,8 @@ void wifi_arq_timer(void *opaque)
         QTAILQ_REMOVE(&m->arq, a, next);
         if (a->tries >= WIFI_ARQ_TRIES) {
             m->arq_len--;
-            trace_wifi_medium_arq(a->seq, a->tries, "given up");
+            trace_wifi_medium_arq(a->seqs[a->tries - 1], a->tries,
+                                  "given up");
             g_free(a);
             continue;
         }
@@ -263,11 +262,11 @@ void wifi_arq_timer(void *opaque)
         a->data[1] |= 0x08;             /* retry bit */
         a->meta.tx_time_ns = now;
         m->arq_resent++;
-        trace_wifi_medium_arq(a->seq, a->tries, "sent again");
+        trace_wifi_medium_arq(a->seqs[a->tries - 2], a->tries, "sent again");
         wifi_pcap_write(m, now, a->data, a->len, &a->meta,
                         a->meta.txpower_dbm - 40);
-        a->seq = wifi_link_send(m, &a->site, a->data, a->len, &a->meta, 0);
-        a->seqs[a->tries - 1] = a->seq;
+        a->seqs[a->tries - 1] = wifi_link_send(m, &a->site, a->data, a->len,
+                                               &a->meta, 0);
         a->sent_ns = now;
         QTAILQ_INSERT_TAIL(&m->arq, a, next);
     }
@@ -390,8 +389,7 @@ bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
     QTAILQ_FOREACH(c, &m->clients, next) {
         if (c->ops->freq(c) == meta->freq_mhz &&
             c->ops->acks(c, ieee80211_addr1(frame))) {
-            wifi_medium_ack(m, c, frame, len, meta,
-                            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), air_seq);
+            wifi_medium_ack(m, c, frame, len, meta, now, air_seq);
             break;
         }
     }
