@@ -353,6 +353,13 @@ RE = {
 # d11 registers whose accesses the model traces again by meaning (the PHY,
 # radio and SHM windows): the transcript shows the meaning
 WINDOW_REGS = {"PHY_CONTROL", "PHY_DATA", "RADIO24_CONTROL", "RADIO24_DATA"}
+# the access point's events: a block cut at --lines still shows them.  The
+# AP hears a frame on QEMU's main loop (a virtual-clock timer) while the
+# vCPU thread runs the driver's interrupt handler for the same frame's TX
+# status; which of the two the trace shows first is up to the host's
+# scheduler (on a loaded host the handler's 20-odd accesses come first)
+LANDMARKS = {"wifi_ap_auth", "wifi_ap_assoc", "wifi_ap_wpa", "wifi_ap_deauth",
+             "wifi_ap_disassoc"}
 # model events shown as they are, and the phase they belong to
 EVENT_PHASE = {
     "bcm4331_bcma_window": "pci", "bcm4331_bcma_core_reset": "reset",
@@ -893,6 +900,7 @@ class Block:
         self.phase = phase
         self.items = []                 # rendered lines
         self.note = ""                  # e.g. the channel a scan went to
+        self.marks = set()              # indexes of LANDMARKS in items
 
 
 def run_groups(accs):
@@ -985,6 +993,9 @@ class Transcript:
                 split = True
         for b in blocks:
             for g in run_groups(b.accs):
+                if g[0] == "one" and g[1].kind == "event" and \
+                        g[1].name in LANDMARKS:
+                    b.marks.add(len(b.items))
                 b.items.append(self.render(g))
             del b.accs
         return blocks
@@ -1077,6 +1088,8 @@ class Transcript:
                         continue
                     if merged and merged[-1].phase == b.phase:
                         merged[-1].items.append(("...", ""))
+                        n = len(merged[-1].items)
+                        merged[-1].marks |= {n + k for k in b.marks}
                         merged[-1].items += b.items
                     else:
                         merged.append(b)
@@ -1113,12 +1126,19 @@ class Transcript:
                 w("\n  -- %s: %s\n" % (title, why))
                 if refs:
                     w("     (%s)\n" % refs)
-                items = b.items if self.full else b.items[:self.lines]
-                for what, dec in items:
+                shown = range(len(b.items)) if self.full else \
+                    sorted(set(range(min(self.lines, len(b.items)))) |
+                           b.marks)
+                last = -1
+                for k in shown:
+                    if k > last + 1:
+                        w("     ... %d lines\n" % (k - last - 1))
+                    what, dec = b.items[k]
                     w("     %s%s\n" % (what, ("   " + dec) if dec else ""))
-                if len(items) < len(b.items):
+                    last = k
+                if last + 1 < len(b.items):
                     w("     ... %d more lines in this block (--full shows "
-                      "them)\n" % (len(b.items) - len(items)))
+                      "them)\n" % (len(b.items) - last - 1))
 
     def html(self, out, title):
         ex = self.ex
@@ -1270,7 +1290,8 @@ def main():
     ap.add_argument("--full", action="store_true",
                     help="every line of each phase block")
     ap.add_argument("--lines", type=int, default=40,
-                    help="lines shown per phase block without --full")
+                    help="lines shown per phase block without --full "
+                    "(and past them the access point's events)")
     ap.add_argument("--html", help="also write the transcript as HTML here "
                     "(always complete, phases foldable)")
     ap.add_argument("--output", "-o", help="the text transcript to this "
