@@ -26,12 +26,15 @@
 # Configurations: generic-fuzz-<name> of tests/qtest/fuzz/
 # bcm4331_fuzz_configs.h, and bcm4331-peer, bcm4331-peer-wpa2 (tests/qtest/
 # fuzz/bcm4331_fuzz.c: the input is frames from a peer on the air's netdev;
-# seeds from scripts/peer-fuzz-seeds.py).
+# seeds from scripts/peer-fuzz-seeds.py), wifi-scenario (the input is a
+# scenario file) and wifi-qmp (QMP commands of the air) (tests/qtest/fuzz/
+# wifi_air_fuzz.c; seeds from scripts/air-fuzz-seeds.py).  A dictionary
+# tests/fuzz/dict/<config>.dict, if there is one, is given to --time runs.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 configs=(bcm4331 bcm43224 bcm4331-ap bcm4331-airtime-wpa2 bcm4331-dma32 bcm4331-pair
-         bcm4331-peer bcm4331-peer-wpa2)
+         bcm4331-peer bcm4331-peer-wpa2 wifi-scenario wifi-qmp)
 mode=
 secs=
 only=
@@ -67,11 +70,12 @@ work=$top/build/fuzz-work
 fopts=(-timeout=10 -rss_limit_mb=2560 -max_len=8192)
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:print_summary=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=0
-export LSAN_OPTIONS=print_suppressions=0
+# (third-party leaks, each with its reason: tests/fuzz/lsan.supp)
+export LSAN_OPTIONS=print_suppressions=0:suppressions=$top/tests/fuzz/lsan.supp
 
 target() {
     case $1 in
-    bcm4331-peer*) echo "$1" ;;
+    bcm4331-peer*|wifi-*) echo "$1" ;;
     *) echo "generic-fuzz-$1" ;;
     esac
 }
@@ -187,8 +191,9 @@ PY
 }
 
 fuzz_one() {
-    local cfg=$1 t d logs before after execs rate cov ft crashes new
+    local cfg=$1 t d logs before after execs rate cov ft crashes new dict=()
     t=$(target "$cfg")
+    [ -f "$top/tests/fuzz/dict/$cfg.dict" ] && dict=(-dict="$top/tests/fuzz/dict/$cfg.dict")
     d=$work/$cfg
     rm -rf "$d"
     mkdir -p "$d/new" "$corpus/$cfg" "$artifacts/$cfg"
@@ -198,7 +203,7 @@ fuzz_one() {
     # -jobs: N independent processes sharing the corpus dirs; new inputs are
     # written to the first dir, the committed corpus seeds them
     (cd "$d" && "$fuzzer" --fuzz-target="$t" "${fopts[@]}" -jobs="$jobs" \
-        -workers="$jobs" -max_total_time="$secs" -print_final_stats=1 \
+        -workers="$jobs" -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
         -artifact_prefix="$artifacts/$cfg/" -close_fd_mask=1 \
         "$d/new" "$corpus/$cfg" >"$d/driver.log" 2>&1) || true
     logs=("$d"/fuzz-*.log)
@@ -315,6 +320,10 @@ seed() {
     for cfg in bcm4331-peer bcm4331-peer-wpa2; do
         case $cfgs in *" $cfg "*) ;; *) continue ;; esac
         /usr/bin/python3 "$top/scripts/peer-fuzz-seeds.py" "$seeds/$cfg"
+    done
+    for cfg in wifi-scenario wifi-qmp; do
+        case $cfgs in *" $cfg "*) ;; *) continue ;; esac
+        /usr/bin/python3 "$top/scripts/air-fuzz-seeds.py" "$cfg" "$seeds/$cfg"
     done
     for cfg in "${configs[@]}"; do
         [ -d "$seeds/$cfg" ] || continue

@@ -106,6 +106,39 @@ def key(slot, alg, k, flags=0x01):
 TK = bytes(range(0x10, 0x20))
 
 
+def eapol(msg4=False, mic_after=True, rsn=True, card=False, prot=False,
+          qos=False, mask=b""):
+    """kind 8: message 2 (or 4) of the 4-way handshake, made by the target
+    with the ANonce it saw; @mask is XORed onto the EAPOL frame"""
+    flags = ((0x01 if msg4 else 0) | (0x02 if mic_after else 0) |
+             (0x04 if rsn else 0) | (0x08 if card else 0) |
+             (0x10 if prot else 0) | (0x20 if qos else 0))
+    return rec(8, flags, mask)
+
+
+def wdata(body, da=BCAST, qos=False, replay=False, badkey=False, card=False,
+          plain=False):
+    """kind 9: a data frame protected with the station's PTK"""
+    flags = ((0x01 if qos else 0) | (0x02 if replay else 0) |
+             (0x04 if badkey else 0) | (0x08 if card else 0) |
+             (0x10 if plain else 0))
+    return rec(9, flags, da + body)
+
+
+def llc(ethertype, payload):
+    return b"\xaa\xaa\x03\x00\x00\x00" + struct.pack(">H", ethertype) + payload
+
+
+def clocks(ms):
+    """@ms milliseconds in steps of 50 ms (one record is at most 65 ms)"""
+    return b"".join(clock(50000) for _ in range(ms // 50))
+
+
+def mask_at(offset, data):
+    """a mask that XORs @data at @offset of the EAPOL frame"""
+    return bytes(offset) + data
+
+
 def ccmp(f, pn, keyid=0, tk=TK):
     """f (a data frame, protected bit set) encrypted with CCMP (IEEE
     802.11-2016 12.5.3); the header stays in the clear.  Without Python's
@@ -167,6 +200,54 @@ def seeds():
                                 for n in range(3)) +
                        peer(data_to_ap(PEER, b"\0" * 40, protected=True)) +
                        clock(60000))
+    # WPA2, the whole 4-way handshake: the target answers message 1 with a
+    # message 2 over the AP's ANonce, message 3 with a message 4; then
+    # protected data (group, replayed, wrong key, unprotected, QoS)
+    join_rsn = (peer(auth(PEER)) + clock(3000) + peer(assoc(PEER, rsn=True)) +
+                clock(8000))
+    done = join_rsn + eapol() + clock(8000) + eapol(msg4=True) + clock(3000)
+    arp = llc(0x0806, arp_request(PEER))
+    s["wpa-handshake"] = (done + wdata(arp) + wdata(arp, replay=True) +
+                          wdata(arp, badkey=True) + wdata(arp, plain=True) +
+                          wdata(arp, qos=True) + wdata(b"\xaa\xaa") +
+                          wdata(llc(0x888e, b"\x02\x03\x00\x00"),
+                                da=BSSID) +
+                          clock(20000))
+    # the card joins too (its frames through the TX ring): the peer's
+    # unicast to it goes out under the card's PTK
+    s["wpa-two-stations"] = (done + card(auth(CARD)) + clock(3000) +
+                             card(assoc(CARD, rsn=True)) + clock(8000) +
+                             eapol(card=True) + clock(8000) +
+                             eapol(msg4=True, card=True) + clock(3000) +
+                             wdata(llc(0x0800, b"\x45" + bytes(39)), da=CARD) +
+                             wdata(arp, card=True) + clock(20000))
+    # message 2 with a bad MIC (the mask hits it): message 1 again every
+    # second, then the handshake times out (deauthentication)
+    s["wpa-bad-mic"] = (join_rsn +
+                        eapol(mic_after=False, mask=mask_at(81, b"\x01")) +
+                        clocks(1200) + eapol(mic_after=False,
+                                             mask=mask_at(5, b"\x01")) +
+                        clocks(4200))
+    # valid MICs over mutated frames: key data length past the body, a
+    # longer body, the replay counter, key info (ACK set, no MIC), then a
+    # good message 2 answered by message 3 and a message 4 with a bad MIC,
+    # one protected, and the handshake again (a second message 2)
+    s["wpa-mutants"] = (join_rsn +
+                        eapol(mask=mask_at(4 + 93, b"\x01")) +
+                        eapol(mask=mask_at(2, b"\x01")) +
+                        eapol(mask=mask_at(4 + 12, b"\x01")) +
+                        eapol(mask=mask_at(4 + 1, b"\x00\x80")) +
+                        eapol(mask=mask_at(4 + 1, b"\x01\x00")) +
+                        eapol(mask=mask_at(0, b"\x01\x02")) +
+                        eapol(rsn=False, mask=bytes(120) + b"\xdd\x01") +
+                        eapol() + clock(8000) +
+                        eapol(msg4=True, mic_after=False,
+                              mask=mask_at(90, b"\x10")) +
+                        eapol(msg4=True, prot=True) + clock(3000) +
+                        eapol(msg4=True, qos=True) + clock(3000) +
+                        eapol(prot=True) + clock(3000) +
+                        wdata(llc(0x0800, b"\x45" + bytes(19)), qos=True) +
+                        clocks(1500))
     s["card-eapol"] = (card(auth(CARD)) + clock(2000) +
                        card(assoc(CARD, rsn=True)) + clock(5000) +
                        card(eapol_msg2(CARD, 1)) + clock(30000))
