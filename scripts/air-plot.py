@@ -20,7 +20,8 @@ bad FCS, airtime, share, mean signal, rates used.
 A frame's airtime is computed from its length, rate and preamble as IEEE
 Std 802.11-2020 gives it (the medium does the same: hw/net/wifi/airtime.c,
 clauses 15-18). An ACK or CTS names no transmitter: it is put in the lane
-of the radio it answers' receiver (the frame before it was sent to it).
+of the receiver of the last unicast frame (the RTS, for a CTS) its
+receiver sent; a CTS to a station that sent no RTS is a CTS-to-self.
 Any radiotap pcap works (rate, channel, flags, signal are read when
 present), not only this project's.
 """
@@ -119,7 +120,8 @@ def read_pcap(path):
     if linktype != 127:
         sys.exit("air-plot: %s: link type %d, not radiotap (127)" %
                  (path, linktype))
-    frames, off, prev = [], 24, None
+    frames, off = [], 24
+    last_unicast = {}           # transmitter -> its last unicast frame
     while off + 16 <= len(data):
         sec, frac, incl, _ = struct.unpack_from(end + "IIII", data, off)
         off += 16
@@ -144,17 +146,26 @@ def read_pcap(path):
         fr.ra = mac(body[4:10])
         fr.kind = kind_of(fr.fc0)
         fr.retry = bool(fr.fc1 & 0x08)
-        # a frame without a transmitter address (ACK, CTS) answers the one
-        # before it: its sender is that frame's receiver
-        has_ta = len(body) >= 16 and fr.kind not in ("ACK",) and \
-            not (fr.kind == "control" and (fr.fc0 >> 4) & 0xf == 12)
+        # a frame without a transmitter address (ACK, CTS) answers a frame
+        # its receiver sent: its sender is that frame's receiver.  Not
+        # always the frame just before it: on an air shared by processes
+        # (airtime off) a remote ACK can come back after the station's next
+        # frame, a broadcast that nobody acknowledges
+        cts = fr.kind == "control" and (fr.fc0 >> 4) & 0xf == 12
+        has_ta = len(body) >= 16 and fr.kind != "ACK" and not cts
         if has_ta:
             fr.ta = mac(body[10:16])
+            if not int(fr.ra[:2], 16) & 1 and not fr.bad:
+                last_unicast[fr.ta] = fr
         else:
-            fr.ta = prev.ra if prev is not None else "?"
+            asked = last_unicast.get(fr.ra)
+            if cts and (asked is None or (asked.fc0 >> 4) & 0xf != 11 or
+                        kind_of(asked.fc0) != "control"):
+                fr.ta = fr.ra               # CTS-to-self
+            else:
+                fr.ta = asked.ra if asked is not None else "?"
         fr.airtime = airtime_us(fr.len, fr.rate, fr.ofdm, fr.short)
         frames.append(fr)
-        prev = fr
     return frames
 
 

@@ -145,14 +145,21 @@ def check_air_plot(pcap, res):
     svg = open(prefix + ".svg").read()
     check(svg.lstrip().startswith("<?xml") and "</svg>" in svg,
           "air-plot: an SVG", res)
+    # (blanks, not \s: a row whose rates are empty must not take the next
+    # row as its rates)
     rows = {m.group(1): [int(x) for x in m.group(2, 3, 4)] + [m.group(5)]
-            for m in re.finditer(r"^([0-9a-f:]{17}|\?)\s+(\d+)\s+(\d+)\s+"
-                                 r"(\d+)\s+[\d.]+\s+[\d.]+%\s+\S+\s+(.*)$",
+            for m in re.finditer(r"^([0-9a-f:]{17}|\?) +(\d+) +(\d+) +"
+                                 r"(\d+) +[\d.]+ +[\d.]+% +\S+ *(.*)$",
                                  p.stdout, re.M)}
     for who in (MAC["a"], MAC["b"], MAC["c"]):
         check(who in rows and who in svg,
               "air-plot: transmitter %s in the table and the picture" % who,
               res)
+    # an ACK or CTS is put in its sender's lane, never in a group
+    # address's (the frame before a late remote ACK can be a broadcast)
+    group = [who for who in rows if who != "?" and int(who[:2], 16) & 1]
+    check(not group, "air-plot: no group address as a transmitter %s" %
+          group, res)
     total = tshark_count(pcap, "frame")
     check(sum(r[0] for r in rows.values()) == total,
           "air-plot counts the %d frames tshark reads" % total, res)

@@ -64,4 +64,50 @@ if frames:
     check(abs(fr.t - 5.25) < 1e-9, "its time")
     check(fr.len == 44 + 4, "its length with the FCS the pcap lacks")
 
+
+
+def pcap_of(frames):
+    """a pcap of 802.11 @frames behind a radiotap header with only flags"""
+    out = struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 127)
+    hdr = struct.pack("<BBHIB", 0, 0, 9, 1 << 1, 0)
+    for k, f in enumerate(frames):
+        out += struct.pack("<IIII", 1, 1000 * k, len(hdr) + len(f),
+                           len(hdr) + len(f)) + hdr + f
+    return out
+
+
+def addr(n):
+    return bytes.fromhex("0200000000%02x" % n)
+
+
+def data(ra, ta):
+    return bytes([0x08, 0, 0, 0]) + ra + ta + ta + b"\0\0" + b"x" * 8
+
+
+def ctl(subtype, ra, ta=None):
+    return bytes([0x04 | subtype << 4, 0, 0, 0]) + ra + (ta or b"")
+
+
+BCAST = b"\xff" * 6
+# a data frame 1a -> 1b, then 1a's broadcast, then the ACK of the data
+# frame (late, as a remote ACK on an air shared by processes can be);
+# an RTS 1a -> 1c and its CTS; a CTS-to-self of 1b (1b sent no RTS)
+seq = [data(addr(0x1b), addr(0x1a)), data(BCAST, addr(0x1a)),
+       ctl(13, addr(0x1a)),
+       ctl(11, addr(0x1c), addr(0x1a)), ctl(12, addr(0x1a)),
+       data(addr(0x1a), addr(0x1b)), ctl(12, addr(0x1b))]
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, "y.pcap")
+    with open(p, "wb") as f:
+        f.write(pcap_of(seq))
+    frames = ap.read_pcap(p)
+tas = [fr.ta for fr in frames]
+check(len(frames) == 7, "seven frames read")
+if len(frames) == 7:
+    check(tas[2] == "02:00:00:00:00:1b",
+          "a late ACK is the data frame's receiver's, not the broadcast's "
+          "(%s)" % tas[2])
+    check(tas[4] == "02:00:00:00:00:1c", "a CTS is the RTS's receiver's")
+    check(tas[6] == "02:00:00:00:00:1b", "a CTS-to-self is its receiver's")
+
 check.finish()
