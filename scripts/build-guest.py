@@ -261,7 +261,8 @@ def main():
         h.update(("%s=%s\n" % (p, vers[p])).encode())
     for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
               os.path.join(TOP, "tests/guest/udhcpc.script"),
-              os.path.join(TOP, "tests/guest/wait-for")] + \
+              os.path.join(TOP, "tests/guest/wait-for"),
+              os.path.join(TOP, "tests/guest/pings")] + \
             sorted(f for d in sorted(fwdirs) for f in
                    glob.glob(os.path.join(fwdirs[d], "*.fw"))):
         h.update(f.encode())
@@ -315,9 +316,10 @@ def main():
                      os.path.join(initrd, "lib/firmware", f))
     shutil.copy2(os.path.join(TOP, "tests/guest/init"),
                  os.path.join(initrd, "init"))
-    shutil.copy2(os.path.join(TOP, "tests/guest/wait-for"),
-                 os.path.join(initrd, "bin/wait-for"))
-    os.chmod(os.path.join(initrd, "bin/wait-for"), 0o755)
+    for tool in ("wait-for", "pings"):
+        shutil.copy2(os.path.join(TOP, "tests/guest", tool),
+                     os.path.join(initrd, "bin", tool))
+        os.chmod(os.path.join(initrd, "bin", tool), 0o755)
     # udhcpc's event script where Debian's busybox looks for it
     for d in ("etc/udhcpc", "usr/share/udhcpc"):
         os.makedirs(os.path.join(initrd, d), exist_ok=True)

@@ -296,7 +296,7 @@ AP_GUEST = r"""
     "rsn_pairwise=CCMP\\n" % PASS) + sh_iperf_server() + r"""ip addr add 192.168.78.1/24 dev wlan0
 wait-for 'iw dev wlan0 station dump | grep -q Station' 300 && echo "station joined"
 wait-for 'ping -c 1 -W 1 192.168.78.2 >/dev/null' 60
-ping -c 10 -i 0.2 192.168.78.2
+pings -c 10 -i 0.2 192.168.78.2
 """ + sh_stations_left(300) + r"""echo "station left"
 sed 's/^/server /' /tmp/iperf3-server.log
 """
@@ -312,7 +312,7 @@ wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
 wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 90 && echo "4-way handshake done"
 ip addr add @NET@.2/24 dev wlan0
 wait-for 'ping -c 1 -W 1 @NET@.1 >/dev/null' 60
-ping -c @PINGS@ -i 0.2 -s 1400 @NET@.1
+pings -c @PINGS@ -i 0.2 -s 1400 @NET@.1
 """.replace("@SSID@", ssid).replace("@NET@", net).replace(
         "@PINGS@", str(pings)) % PASS
 
@@ -366,7 +366,7 @@ sleep 600 | nc -l -p 7777 > /tmp/bulk &
 ip addr add 192.168.80.1/24 dev wlan0
 wait-for 'iw dev wlan0 station dump | grep -q Station' 300 && echo "station joined"
 wait-for 'ping -c 1 -W 1 192.168.80.2 >/dev/null' 60
-ping -c 20 -i 0.2 -s 1400 192.168.80.2
+pings -c 20 -i 0.2 -s 1400 192.168.80.2
 """ + sh_stations_left(300) + r"""echo "bulk received $(wc -c < /tmp/bulk)"
 echo "station left"
 sed 's/^/server /' /tmp/iperf3-server.log

@@ -36,7 +36,7 @@ AP = r"""
 iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 wait-for 'ping -c 1 -W 1 192.168.78.2 >/dev/null' 60
-ping -c 10 -i 0.2 192.168.78.2
+pings -c 10 -i 0.2 192.168.78.2
 """ + sh_stations_left(180) + r"""echo "station left"
 """
 
@@ -64,7 +64,7 @@ wait-for 'iw dev wlan0 scan | grep -q "SSID: %(ssid)s"' 60
 wait-for 'iw dev wlan0 link | grep -q Connected' 40 && echo "connected"
 ip addr add 192.168.78.2/24 dev wlan0
 wait-for 'ping -c 1 -W 1 192.168.78.1 >/dev/null' 60 && echo "keys work"
-ping -c 10 -i 0.2 192.168.78.1
+pings -c 10 -i 0.2 192.168.78.1
 timeout 60 iperf3 -c 192.168.78.1 -t 2 -f m | grep -E 'sender|receiver'
 # the server closes its listening socket after a test and opens it again
 # once it has read our last message: a second test started at once can

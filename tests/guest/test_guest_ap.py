@@ -25,7 +25,7 @@ iperf3 -s -D
 wait-for 'iw dev wlan0 station dump | grep -q Station' 150 && echo "station joined"
 # the station adds its address after it associated: until it answers
 wait-for 'ping -c 1 -W 1 192.168.77.2 >/dev/null' 60
-ping -c 10 -i 0.2 192.168.77.2
+pings -c 10 -i 0.2 192.168.77.2
 # stay up until the station has measured and left
 # (absent twice, 2 s apart: one empty answer is not a departure)
 """ + sh_stations_left(180) + r"""echo "station left"
@@ -39,7 +39,7 @@ iw dev wlan0 connect GUEST
 wait-for 'iw dev wlan0 link | grep -q Connected' 20 && echo "connected"
 ip addr add 192.168.77.2/24 dev wlan0
 wait-for 'ping -c 1 -W 1 192.168.77.1 >/dev/null' 60
-ping -c 10 -i 0.2 192.168.77.1
+pings -c 10 -i 0.2 192.168.77.1
 timeout 60 iperf3 -c 192.168.77.1 -t 3 -f m | grep -E 'sender|receiver'
 # the server closes its listening socket after a test and opens it again
 # once it has read our last message: a second test started at once can

@@ -16,7 +16,7 @@ ip link set wlan0 up
 iw dev wlan0 ibss join ADHOC 2437 && echo "joined"
 ip addr add 192.168.88.ME/24 dev wlan0
 wait-for 'ping -c 1 -W 1 192.168.88.PEER >/dev/null' 90 && echo "peer reachable"
-ping -c 10 -i 0.2 192.168.88.PEER
+pings -c 10 -i 0.2 192.168.88.PEER
 sleep 5
 true
 """

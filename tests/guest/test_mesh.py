@@ -46,7 +46,7 @@ echo "== end"
 # A: wait for C to be up, then ping it across B; C and B stay up a while
 WORK = {
     "a": "wait-for 'ping -c 1 -W 1 10.10.0.3 > /dev/null' 90\n"
-         "ping -c 10 -i 0.3 10.10.0.3\n",
+         "pings -c 10 -i 0.3 10.10.0.3\n",
     "b": "sleep 40\n",
     "c": "sleep 40\n",
 }

@@ -30,7 +30,7 @@ iw dev wlan0 connect QEMU
 wait-for 'iw dev wlan0 link | grep -q Connected' 20 && echo "connected"
 udhcpc -i wlan0 -n -q -t 10
 ip -4 addr show wlan0
-ping -c 10 -i 0.2 10.0.2.2
+pings -c 10 -i 0.2 10.0.2.2
 """
 
 check = Checks()

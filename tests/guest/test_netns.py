@@ -38,7 +38,7 @@ wpa_supplicant -D nl80211 -i wlan0 -c /tmp/wpa.conf > /tmp/wpa.log 2>&1 &
 wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 60 && echo "4-way handshake done"
 udhcpc -i wlan0 -n -q -t 10
 ip -4 addr show wlan0 | grep inet
-ping -c 10 -i 0.2 10.0.2.2
+pings -c 10 -i 0.2 10.0.2.2
 echo "== up"
 timeout 60 iperf3 -c 10.0.2.2 -p PORT -t 3 -f k | grep -E 'sender|receiver'
 echo "== down"
