@@ -63,7 +63,9 @@ fi
 
 fuzzer=$top/build/qemu-fuzz/qemu-fuzz-x86_64
 covfuzzer=$top/build/qemu-fuzz-cov/qemu-fuzz-x86_64
-corpus=$top/tests/fuzz/corpus
+# BCM_FUZZ_CORPUS: another corpus root (e.g. a snapshot taken while a
+# campaign rewrites the committed one)
+corpus=${BCM_FUZZ_CORPUS:-$top/tests/fuzz/corpus}
 artifacts=$top/build/fuzz-artifacts
 work=$top/build/fuzz-work
 # what every run uses (QEMU's scripts/oss-fuzz defaults; max_len as OSS-Fuzz)
@@ -281,6 +283,11 @@ bcm4331 bcm4331-mac-test /bcm4331/mac/irq
 bcm4331 bcm4331-mac-test /bcm4331/mac/tsf
 bcm4331 bcm4331-mac-test /bcm4331/mac/phy-radio
 bcm4331 bcm4331-test /bcm4331/bcma/windows
+bcm43224 bcm43224-test /bcm43224/identity
+bcm43224 bcm43224-test /bcm43224/phy-radio
+bcm43224 bcm43224-test /bcm43224/dma-align
+bcm43224 bcm43224-test /bcm43224/firmware
+bcm43224 bcm43224-test /bcm43224/template
 bcm4331-ap bcm4331-ap-test /bcm4331/medium/hostile-to-ap
 bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-auth-flood --split --max-seeds 3 --subst 02aa00000003=02aa00000001
 bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-inactivity --subst 02aa00000003=02aa00000001

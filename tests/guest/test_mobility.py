@@ -78,7 +78,10 @@ for d in DISTANCES; do
   echo "BCM-HOST: walk-$d"
   timeout 40 iperf3 -c 10.0.2.2 -p UPORT -u -b 2M -t UDP_S -f k --forceflush > /tmp/udp.log 2>&1
   echo "udp $d exit $?"
-  grep -E 'receiver|error' /tmp/udp.log | sed "s/^/udp $d /"
+  # (a client killed by its timeout says "interrupt - the client has
+  # terminated", no "error": the last lines then)
+  grep -E 'receiver|error' /tmp/udp.log | sed "s/^/udp $d /" ||
+      tail -n 3 /tmp/udp.log | sed "s/^/udp $d tail: /"
   echo "== at $d"
   # what rate control uses while TCP traffic flows
   timeout 40 iperf3 -c 10.0.2.2 -p PORT -t 4 -f k --forceflush > /tmp/tcp.log 2>&1 &

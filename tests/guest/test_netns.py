@@ -39,10 +39,23 @@ wait-for 'grep -q CTRL-EVENT-CONNECTED /tmp/wpa.log' 60 && echo "4-way handshake
 udhcpc -i wlan0 -n -q -t 10
 ip -4 addr show wlan0 | grep inet
 pings -c 10 -i 0.2 10.0.2.2
+# iperf3's server takes one test at a time and answers "busy" to a client
+# that connects before it has read the last one's end (its control
+# connection closes through the air and slirp after the client is gone):
+# seen in loaded suite run D, the second client refused.  Retried.
+iperf() {
+    for i in 1 2 3 4 5; do
+        timeout 60 iperf3 "$@" > /tmp/iperf.log 2>&1
+        grep -q 'server is busy' /tmp/iperf.log || break
+        echo "iperf3: server busy, again"
+        sleep 1
+    done
+    cat /tmp/iperf.log
+}
 echo "== up"
-timeout 60 iperf3 -c 10.0.2.2 -p PORT -t 3 -f k | grep -E 'sender|receiver'
+iperf -c 10.0.2.2 -p PORT -t 3 -f k | grep -E 'sender|receiver|busy'
 echo "== down"
-timeout 60 iperf3 -c 10.0.2.2 -p PORT -t 3 -f k -R | grep -E 'sender|receiver'
+iperf -c 10.0.2.2 -p PORT -t 3 -f k -R | grep -E 'sender|receiver|busy'
 echo "== end"
 """.replace("%s", PASS).replace("PORT", str(PORT))
 

@@ -830,11 +830,11 @@ static GString *wifi_qmp_cmdline(FuzzTarget *t)
         "-device bcm4331,id=card0,addr=04.0,medium=air0,"
         "mac=02:00:00:00:00:01 "
         "-device wifi-traffic,id=sta0,medium=air0,addr=02:00:00:00:00:02,"
-        "dest=02:aa:00:00:00:01,interval-us=2000,len=200,x=30 "
+        "dest=02:aa:00:00:00:01,interval-us=20000,len=200,x=30 "
         "-device wifi-ap,id=ap1,medium=air1,ssid=AIR1,channel=1,"
         "bssid=02:bb:00:00:00:01,beacon-interval=1000 "
         "-device wifi-traffic,id=sta1,medium=air1,addr=02:00:00:00:00:03,"
-        "dest=02:bb:00:00:00:01,channel=1,interval-us=2000,len=200,y=20 "));
+        "dest=02:bb:00:00:00:01,channel=1,interval-us=20000,len=200,y=20 "));
 }
 
 static void wifi_qmp_pre_fuzz(QTestState *s)
