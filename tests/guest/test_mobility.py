@@ -80,8 +80,11 @@ for d in DISTANCES; do
   echo "udp $d exit $?"
   # (a client killed by its timeout says "interrupt - the client has
   # terminated", no "error": the last lines then)
-  grep -E 'receiver|error' /tmp/udp.log | sed "s/^/udp $d /" ||
+  if grep -qE 'receiver|error' /tmp/udp.log; then
+      grep -E 'receiver|error' /tmp/udp.log | sed "s/^/udp $d /"
+  else
       tail -n 3 /tmp/udp.log | sed "s/^/udp $d tail: /"
+  fi
   echo "== at $d"
   # what rate control uses while TCP traffic flows
   timeout 40 iperf3 -c 10.0.2.2 -p PORT -t 4 -f k --forceflush > /tmp/tcp.log 2>&1 &
