@@ -600,13 +600,21 @@ static GString *bcm4331_peer_cmdline(FuzzTarget *t)
     return cmd;
 }
 
+/* the hub port l0 of the targets' command lines, joined to its medium */
+static NetClientState *fuzz_netdev_l0(void)
+{
+    NetClientState *nc = qemu_find_netdev("l0");
+
+    g_assert_nonnull(nc);
+    g_assert_nonnull(nc->peer);
+    return nc;
+}
+
 static void bcm4331_peer_pre_fuzz(QTestState *s)
 {
     NetClientState *obs;
 
-    peer_nc = qemu_find_netdev("l0");
-    g_assert_nonnull(peer_nc);
-    g_assert_nonnull(peer_nc->peer);
+    peer_nc = fuzz_netdev_l0();
     /* a second port on l0's hub: what the medium sends reaches wpa_observe */
     obs = qemu_new_net_client(&wpa_observer_info, NULL, "fuzz-observer",
                               "fuzz-observer");

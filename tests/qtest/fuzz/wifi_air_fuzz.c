@@ -690,6 +690,14 @@ static void qmp_remote_frame(AirIn *in)
     }
 }
 
+/* @key: a string from the input (air_str) */
+static void air_put_str(QDict *args, const char *key, AirIn *in)
+{
+    g_autofree char *str = air_str(in);
+
+    qdict_put_str(args, key, str);
+}
+
 static void wifi_qmp_fuzz(QTestState *s, const unsigned char *data,
                           size_t size)
 {
@@ -709,14 +717,12 @@ static void wifi_qmp_fuzz(QTestState *s, const unsigned char *data,
         switch (op) {
         case 0:
             if (in_u8(&in) & 1) {
-                qdict_put_str(args, "medium", str = air_str(&in));
-                g_free(str);
+                air_put_str(args, "medium", &in);
             }
             air_qmp_drop("query-wifi-air", args);
             break;
         case 1:
-            qdict_put_str(args, "radio", str = air_str(&in));
-            g_free(str);
+            air_put_str(args, "radio", &in);
             qdict_put(args, "x", qnum_from_double(air_num(&in)));
             qdict_put(args, "y", qnum_from_double(air_num(&in)));
             qdict_put(args, "z", qnum_from_double(air_num(&in)));
@@ -725,13 +731,10 @@ static void wifi_qmp_fuzz(QTestState *s, const unsigned char *data,
         case 2:
             mask = in_u8(&in);
             if (air_has(&mask)) {
-                qdict_put_str(args, "medium", str = air_str(&in));
-                g_free(str);
+                air_put_str(args, "medium", &in);
             }
-            qdict_put_str(args, "a", str = air_str(&in));
-            g_free(str);
-            qdict_put_str(args, "b", str = air_str(&in));
-            g_free(str);
+            air_put_str(args, "a", &in);
+            air_put_str(args, "b", &in);
             if (air_has(&mask)) {
                 qdict_put(args, "attenuation", qnum_from_double(air_num(&in)));
             }
@@ -746,16 +749,13 @@ static void wifi_qmp_fuzz(QTestState *s, const unsigned char *data,
         case 3:
             mask = in_u8(&in);
             if (air_has(&mask)) {
-                qdict_put_str(args, "medium", str = air_str(&in));
-                g_free(str);
+                air_put_str(args, "medium", &in);
             }
             if (air_has(&mask)) {
-                qdict_put_str(args, "a", str = air_str(&in));
-                g_free(str);
+                air_put_str(args, "a", &in);
             }
             if (air_has(&mask)) {
-                qdict_put_str(args, "b", str = air_str(&in));
-                g_free(str);
+                air_put_str(args, "b", &in);
             }
             air_qmp_drop("wifi-link-clear", args);
             break;
@@ -839,9 +839,7 @@ static GString *wifi_qmp_cmdline(FuzzTarget *t)
 
 static void wifi_qmp_pre_fuzz(QTestState *s)
 {
-    qmp_peer = qemu_find_netdev("l0");
-    g_assert_nonnull(qmp_peer);
-    g_assert_nonnull(qmp_peer->peer);
+    qmp_peer = fuzz_netdev_l0();
     qmp_save_state();
 }
 
