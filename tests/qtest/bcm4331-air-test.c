@@ -3,7 +3,8 @@
  *
  * QTest for the wifi-medium with BCM4331 cards on it: airtime, the TX
  * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
- * on the netdev, retransmission to other processes.
+ * on the netdev, retransmission to other processes, RTS/CTS protection,
+ * a card as access point beaconing from its templates.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -1223,6 +1224,528 @@ static void test_remote_arq_airtime(void)
     peer_close(&a, &peer);
 }
 
+/* ---- RTS/CTS protection (airtime on) ------------------------------------ */
+
+/* the RTS/CTS's PLCP header in the TX header (b43 xmit.h rts_plcp) */
+#define TXH_RTS_PLCP            0x58
+
+/*
+ * Post @f on @c's engine 1 the way b43_generate_txhdr() does for a frame
+ * it protects (IEEE80211_TX_RC_USE_RTS_CTS or _USE_CTS_PROTECT): mac_ctl
+ * ACK | LONGFRAME | @prot, the main rate 54 Mb/s OFDM, the RTS/CTS rate
+ * code @rts_code and its frame type @rts_ft (extra_ft bits 3:2), its PLCP,
+ * and the RTS (16 bytes) or CTS-to-self (10 bytes) mac80211 built, @pf.
+ * @prot 0: the same frame unprotected.
+ */
+static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
+                          uint32_t prot, uint8_t rts_code, uint8_t rts_ft,
+                          const uint8_t *pf, size_t plen)
+{
+    uint8_t h[D11_TXH_LEN] = { 0 };
+    unsigned slot = c->txslot;
+    uint16_t cookie = (2 << 12) | slot;
+    uint64_t hb = c->txbuf + slot * 4096;
+
+    stl_le_p(h + D11_TXH_MAC_CTL,
+             D11_TXH_MAC_ACK | D11_TXH_MAC_LONGFRAME | prot);
+    stw_le_p(h + D11_TXH_PHY_CTL, D11_TXH_PHY_ENC_OFDM);
+    stw_le_p(h + D11_TXH_COOKIE, cookie);
+    h[D11_TXH_PLCP] = 0xc;                          /* 54 Mb/s */
+    if (prot) {
+        h[D11_TXH_PHY_RATE_RTS] = rts_code;
+        h[D11_TXH_EXTRA_FT] = rts_ft;
+        stl_le_p(h + TXH_RTS_PLCP, (rts_code & 0xf) | (plen + 4) << 5);
+        memcpy(h + D11_TXH_RTS_FRAME, pf, plen);
+    }
+    qtest_memwrite(a->qts, hb, h, sizeof(h));
+    qtest_memwrite(a->qts, hb + 256, f, len);
+    desc(a, c->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
+    desc(a, c->txring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
+         len, hb + 256);
+    c->txslot = slot + 2;
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
+    return cookie;
+}
+
+/*
+ * The virtual time from now to @c's next TX status, in 1 us steps (the
+ * air's timeline is in whole microseconds): exact.  @st: the status.
+ */
+static unsigned tx_us(Air *a, Card *c, uint32_t *st)
+{
+    for (unsigned us = 0; us < 3000; us++) {
+        if (rl(c, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK) {
+            *st = txstat(c);
+            return us;
+        }
+        qtest_clock_step(a->qts, 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* slot @k of @c's RX ring into @rx; returns the frame's length (no FCS) */
+static size_t rx_slot(Air *a, Card *c, unsigned k, uint8_t *rx)
+{
+    qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, D11_RX_FW598_BUFSIZE);
+    return lduw_le_p(rx) - D11_PLCP_LEN - 4;
+}
+
+#define RX_FRAME(rx)            ((rx) + D11_RX_FW598_FO + D11_PLCP_LEN)
+
+/*
+ * Monitor @m's slot @k: a control frame @fc0 of @len bytes to @ra (from
+ * @ta, unless NULL), sent at 24 Mb/s OFDM (PLCP rate code 0x9) or, @cck1,
+ * at 1 Mb/s CCK (signal 0x0a)
+ */
+static void mon_ctrl(Air *a, Card *m, unsigned k, uint8_t fc0, size_t len,
+                     const uint8_t *ra, const uint8_t *ta, bool cck1)
+{
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
+
+    g_assert_cmpuint(rx_slot(a, m, k, rx), ==, len);
+    g_assert_cmphex(RX_FRAME(rx)[0], ==, fc0);
+    g_assert_cmpmem(RX_FRAME(rx) + 4, 6, ra, 6);
+    if (ta) {
+        g_assert_cmpmem(RX_FRAME(rx) + 10, 6, ta, 6);
+    }
+    g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
+                    fcs32(RX_FRAME(rx), len));
+    if (cck1) {
+        g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
+        g_assert_cmphex(rx[D11_RXH_PHY_STATUS0] & D11_RX_PHYST0_OFDM, ==, 0);
+    } else {
+        g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0x9);
+        g_assert_cmphex(rx[D11_RXH_PHY_STATUS0] & D11_RX_PHYST0_OFDM, ==, 1);
+    }
+}
+
+/*
+ * RTS/CTS and CTS-to-self from the TX header (airtime on), as b43 asks for
+ * them: A sends B a 1000-byte frame at 54 Mb/s, the protection at 24 Mb/s
+ * OFDM; a monitor M (KEEP_CTL) watches the air.  The backoff is the same
+ * in every case (the medium's seed is set again before each frame), so
+ * the virtual time from posting to the TX status differs by the
+ * protection's airtime exactly: RTS (20 bytes with FCS, 34 us) + SIFS +
+ * CTS (14 bytes, 34 us) + SIFS = 88 us; CTS-to-self + SIFS = 44 us.  The
+ * frame reaches B intact, the status says acked with one transmission,
+ * and one RTS for the RTS case (XMITSTAT_0 bits 11:8).
+ * Hostile headers: an RTS frame type neither CCK nor OFDM (extra_ft bits
+ * 3:2 = 3), or an OFDM rate code the PHY does not know: the RTS and its CTS
+ * go at 1 Mb/s CCK (long preamble: 352 + 10 + 304 + 10 = 676 us).  An RTS
+ * nobody answers: given up after the short retry limit (7) of RTSs, the
+ * frame never sent (frame count 0, RTS count 7, not acked).
+ */
+static void test_rts_cts(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    uint8_t f[1100], rx[D11_RX_FW598_BUFSIZE];
+    uint8_t rts[16] = { 0xb4, 0 }, cts[10] = { 0xc4, 0 };
+    static const struct {
+        uint32_t prot;
+        uint8_t code, ft;
+        unsigned extra_us;
+    } runs[] = {
+        { D11_TXH_MAC_SENDRTS, 0x9, D11_TXH_EFT_RTS_OFDM, 88 },
+        { D11_TXH_MAC_SENDCTS, 0x9, D11_TXH_EFT_RTS_OFDM, 44 },
+        { D11_TXH_MAC_SENDRTS, 0x9, D11_TXH_EFT_RTS_MASK, 676 },
+        { D11_TXH_MAC_SENDRTS, 0x3, D11_TXH_EFT_RTS_OFDM, 676 },
+    };
+    unsigned base_us, us, mk, bk;
+    uint16_t cookie;
+    uint32_t st;
+    size_t len;
+
+    air_open(&a, 3, NULL, &(AirOpts) {
+        .medium = ",airtime=on",
+    });
+    monitor(M, false);
+    len = frame(f, B->mac, A->mac, 1000);
+    /* mac80211's durations: CTS + frame + ACK + 3 SIFS; frame + ACK + 2 */
+    stw_le_p(rts + 2, 34 + 182 + 34 + 30);
+    memcpy(rts + 4, B->mac, 6);
+    memcpy(rts + 10, A->mac, 6);
+    stw_le_p(cts + 2, 182 + 34 + 20);
+    memcpy(cts + 4, A->mac, 6);
+
+    /*
+     * Unprotected: DIFS 28 + k slots of 9 us (k in 0..15) + the frame,
+     * 182 us; the status comes when the frame ends
+     */
+    medium_set(&a, "seed", 7);
+    cookie = post_prot(&a, A, f, len, 0, 0, 0, NULL, 0);
+    base_us = tx_us(&a, A, &st);
+    g_assert_cmpuint(base_us, >=, 28 + 182);
+    g_assert_cmpuint(base_us, <=, 28 + 15 * 9 + 182);
+    g_assert_cmpuint((base_us - 28 - 182) % 9, ==, 0);
+    g_assert_cmphex(st, ==, (uint32_t)cookie << 16 | 0x1000 | 3);
+    qtest_clock_step(a.qts, 2000 * 1000);       /* ACK over, NAVs idle */
+    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmphex(rx_cd(M), ==, 0x20);        /* the frame, its ACK */
+
+    for (unsigned i = 0; i < ARRAY_SIZE(runs); i++) {
+        bool is_rts = runs[i].prot == D11_TXH_MAC_SENDRTS;
+
+        bk = rx_cd(B) / 16;
+        mk = rx_cd(M) / 16;
+        medium_set(&a, "seed", 7);
+        cookie = post_prot(&a, A, f, len, runs[i].prot, runs[i].code,
+                           runs[i].ft, is_rts ? rts : cts,
+                           is_rts ? sizeof(rts) : sizeof(cts));
+        us = tx_us(&a, A, &st);
+        g_assert_cmpuint(us, ==, base_us + runs[i].extra_us);
+        /* acked at the first transmission; the RTS counted */
+        g_assert_cmphex(st, ==, (uint32_t)cookie << 16 | 0x1000 |
+                        (is_rts ? 0x100 : 0) | 3);
+        qtest_clock_step(a.qts, 2000 * 1000);
+        /* B has the frame, intact; no control frame (no KEEP_CTL) */
+        g_assert_cmphex(rx_cd(B), ==, (bk + 1) * 16);
+        g_assert_cmpuint(rx_slot(&a, B, bk, rx), ==, len);
+        g_assert_cmpmem(RX_FRAME(rx), len, f, len);
+        g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
+                        fcs32(f, len));
+        /* the monitor: RTS and CTS (or CTS-to-self), the frame, the ACK */
+        if (is_rts) {
+            g_assert_cmphex(rx_cd(M), ==, (mk + 4) * 16);
+            mon_ctrl(&a, M, mk, 0xb4, sizeof(rts), B->mac, A->mac, i >= 2);
+            mon_ctrl(&a, M, mk + 1, 0xc4, sizeof(cts), A->mac, NULL,
+                     i >= 2);
+            mk += 2;
+        } else {
+            g_assert_cmphex(rx_cd(M), ==, (mk + 3) * 16);
+            mon_ctrl(&a, M, mk, 0xc4, sizeof(cts), A->mac, NULL, false);
+            mk += 1;
+        }
+        g_assert_cmpuint(rx_slot(&a, M, mk, rx), ==, len);
+        g_assert_cmpmem(RX_FRAME(rx), len, f, len);
+        mon_ctrl(&a, M, mk + 1, 0xd4, IEEE80211_ACK_LEN, A->mac, NULL,
+                 false);
+    }
+
+    /* an RTS nobody answers: 7 RTSs, the frame given up unsent */
+    bk = rx_cd(B) / 16;
+    mk = rx_cd(M) / 16;
+    memcpy(rts + 4, nobody, 6);
+    len = frame(f, nobody, A->mac, 1000);
+    cookie = post_prot(&a, A, f, len, D11_TXH_MAC_SENDRTS, 0x9,
+                       D11_TXH_EFT_RTS_OFDM, rts, sizeof(rts));
+    for (int i = 0; i < 100 && !(rl(A, D11 + A_D11_GEN_IRQ_REASON) &
+                                 D11_IRQ_TX_OK); i++) {
+        qtest_clock_step(a.qts, 1000 * 1000);
+    }
+    g_assert_cmphex(txstat(A), ==, (uint32_t)cookie << 16 | 0x0700 | 1);
+    qtest_clock_step(a.qts, 2000 * 1000);
+    g_assert_cmphex(rx_cd(B), ==, bk * 16);
+    g_assert_cmphex(rx_cd(M), ==, (mk + 7) * 16);
+    for (unsigned k = 0; k < 7; k++) {
+        mon_ctrl(&a, M, mk + k, 0xb4, sizeof(rts), nobody, A->mac, false);
+    }
+    g_assert_cmpint(air_radio(&a, "card0", "tx-frames"), ==, 5);
+    air_close(&a, 3);
+}
+
+/* ---- the card as an access point: beacons from its templates ---------- */
+
+/* b43.h: the beacon's words in shared memory, its two templates */
+#define B43_SHM_SH_DTIMPER      0x0012
+#define B43_SHM_SH_BTL0         0x0018
+#define B43_SHM_SH_BTL1         0x001a
+#define B43_SHM_SH_TIMBPOS      0x001e
+#define B43_SHM_SH_BEACPHYCTL   0x0054
+#define B43_SHM_SH_BT_BASE0     0x0068
+#define B43_SHM_SH_BT_BASE1     0x0468
+#define BEACON_US               (100 * 1024)    /* 100 TU */
+#define BEACON_TIM              51      /* the TIM element in beacon() */
+#define DTIM_PERIOD             3
+/* engine 4's ring and buffers, after engine 1's ring and A's RX ring */
+#define MCAST_RING              0x4000
+#define MCAST_BUF               0x8000
+
+/* b43_ram_write(): a word of template RAM, its byte address first */
+static void ram_w(Card *c, uint32_t off, uint32_t v)
+{
+    wl(c, D11 + A_D11_RAM_CONTROL, off);
+    wl(c, D11 + A_D11_RAM_DATA, v);
+}
+
+/*
+ * b43_write_template_common() at 1 Mb/s: the PLCP of @len bytes + FCS
+ * (4 bytes, then 2 zero), the frame after it (its bytes 0 and 1 in the
+ * upper half of the second word), its length with the PLCP in SHM @btl
+ */
+static void tpl_write(Card *c, uint32_t base, uint32_t btl, const uint8_t *b,
+                      size_t len)
+{
+    ram_w(c, base, 0x0a | 0x04 << 8 | (uint32_t)(len + 4) * 8 << 16);
+    ram_w(c, base + 4, b[0] << 16 | (uint32_t)b[1] << 24);
+    for (size_t i = 2; i < len; i += 4) {
+        uint32_t w = 0;
+
+        for (size_t j = 0; j < 4 && i + j < len; j++) {
+            w |= (uint32_t)b[i + j] << (8 * j);
+        }
+        ram_w(c, base + 8 + i - 2, w);
+    }
+    shm_w16(c, btl, len + 6);
+}
+
+/*
+ * mac80211's beacon for @c (ieee80211_beacon_get()): to all, from and
+ * BSSID @c, a timestamp the firmware overwrites (0xa5s), interval 100 TU,
+ * ESS, SSID @ssid (4 bytes), rates, DS channel 6, a TIM (stale DTIM count
+ * 7, period 3, nothing buffered)
+ */
+static size_t beacon(uint8_t *b, Card *c, const char *ssid)
+{
+    static const uint8_t ies[] = {
+        1, 4, 0x82, 0x84, 0x8b, 0x96,
+        3, 1, 6,
+        IEEE80211_EID_TIM, 4, 7, DTIM_PERIOD, 0, 0,
+    };
+
+    memset(b, 0, 42);
+    b[0] = IEEE80211_FC0(IEEE80211_TYPE_MGMT, IEEE80211_STYPE_BEACON);
+    memset(b + 4, 0xff, 6);
+    memcpy(b + 10, c->mac, 6);
+    memcpy(b + 16, c->mac, 6);
+    memset(b + 24, 0xa5, 8);
+    stw_le_p(b + 32, 100);
+    stw_le_p(b + 34, 0x0001);
+    b[37] = 4;
+    memcpy(b + 38, ssid, 4);
+    memcpy(b + 42, ies, sizeof(ies));
+    g_assert_cmphex(b[BEACON_TIM], ==, IEEE80211_EID_TIM);
+    return 42 + sizeof(ies);
+}
+
+/* b43_time_lock() / b43_time_unlock(): TBTTHOLD */
+static void time_lock(Card *c, bool on)
+{
+    uint32_t v = rl(c, D11 + A_D11_MACCTL) & ~R_D11_MACCTL_TBTTHOLD_MASK;
+
+    wl(c, D11 + A_D11_MACCTL, v | (on ? R_D11_MACCTL_TBTTHOLD_MASK : 0));
+    rl(c, D11 + A_D11_MACCTL);
+}
+
+/* what a station has received: ring slots, beacons among them */
+typedef struct {
+    unsigned slot, beacons;
+} BeaconRx;
+
+/*
+ * The next frame @c received is the beacon @b (@len bytes) the firmware
+ * sent at TSF @tsf: the template with the timestamp filled in, the
+ * firmware's own DTIM count (0 every third beacon: the first is a DTIM),
+ * bitmap control @bc; 1 Mb/s CCK, its FCS right
+ */
+static void rx_beacon(Air *a, Card *c, BeaconRx *r, const uint8_t *b,
+                      size_t len, uint64_t tsf, uint8_t bc)
+{
+    uint8_t rx[D11_RX_FW598_BUFSIZE], want[512] = { 0 };
+
+    g_assert_cmpuint(rx_slot(a, c, r->slot++, rx), ==, len);
+    memcpy(want, b, len);
+    stq_le_p(want + 24, tsf);
+    want[BEACON_TIM + 2] = (DTIM_PERIOD - r->beacons++ % DTIM_PERIOD) %
+                           DTIM_PERIOD;
+    want[BEACON_TIM + 4] = bc;
+    g_assert_cmpmem(RX_FRAME(rx), len, want, len);
+    g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
+                    fcs32(want, len));
+    g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
+    g_assert_cmphex(rx[D11_RXH_PHY_STATUS0] & D11_RX_PHYST0_OFDM, ==, 0);
+}
+
+/* step @us of virtual time; @c has received @n frames in all */
+static void bcn_step(Air *a, Card *c, uint64_t us, unsigned n)
+{
+    qtest_clock_step(a->qts, us * 1000);
+    g_assert_cmphex(rx_cd(c), ==, n * 16);
+}
+
+/* a group frame on @c's engine 4 (SEND_AFTER_DTIM): 6 Mb/s, no ACK */
+static uint16_t post_mcast(Air *a, Card *c, unsigned slot, const uint8_t *f,
+                           size_t len)
+{
+    uint8_t h[D11_TXH_LEN] = { 0 };
+    uint64_t ring = c->txring + MCAST_RING;
+    uint64_t hb = c->txring + MCAST_BUF + slot * 0x400;
+    uint16_t cookie = (5 << 12) | slot;
+
+    stl_le_p(h + D11_TXH_MAC_CTL, D11_TXH_MAC_LONGFRAME);
+    stw_le_p(h + D11_TXH_PHY_CTL, D11_TXH_PHY_ENC_OFDM);
+    stw_le_p(h + D11_TXH_COOKIE, cookie);
+    h[D11_TXH_PLCP] = 0xb;
+    qtest_memwrite(a->qts, hb, h, sizeof(h));
+    qtest_memwrite(a->qts, hb + 256, f, len);
+    desc(a, ring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
+    desc(a, ring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
+         len, hb + 256);
+    wl(c, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXINDEX, (slot + 2) * 16);
+    return cookie;
+}
+
+/*
+ * Card A as b43 makes it an access point (main.c b43_adjust_opmode(),
+ * b43_set_beacon_int(), handle_irq_beacon(), b43_write_beacon_template(),
+ * dma.c b43_dma_tx() for SEND_AFTER_DTIM frames), card B a station that
+ * receives its beacons; airtime off, so a beacon is on the air at its
+ * TBTT.  TSF 0 at the start, interval 100 TU, CFP_START 100 TU: the
+ * TBTTs are at TSF k * 102400 us, k >= 1, and a beacon's timestamp is
+ * its TBTT.
+ */
+static void test_ap_beacons(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t b0[512] = { 0 }, b1[512] = { 0 }, g[2][64];
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
+    BeaconRx r = { 0 };
+    uint16_t mc[2];
+    uint64_t tsf;
+    size_t len, glen;
+
+    air_open(&a, 2, NULL, NULL);
+    /* b43_dma_init() sets every TX ring up, engine 4's too */
+    set_ring(A, 4, false, A->txring + MCAST_RING);
+    len = beacon(b0, A, "QEMU");
+    beacon(b1, A, "QEMV");
+
+    /* b43_adjust_opmode(): AP (INFRA stays set) */
+    wl(A, D11 + A_D11_MACCTL,
+       rl(A, D11 + A_D11_MACCTL) | R_D11_MACCTL_AP_MASK);
+    /* b43_tsf_write(0) and b43_set_beacon_int(100), under the time lock */
+    time_lock(A, true);
+    wl(A, D11 + A_D11_TSF_LOW, 0);
+    wl(A, D11 + A_D11_TSF_HIGH, 0);
+    wl(A, D11 + A_D11_TSF_CFP_REP, 100 << 16);
+    wl(A, D11 + A_D11_TSF_CFP_START, 100 << 10);
+    time_lock(A, false);
+    /* handle_irq_beacon(), the first time: both templates, BEACON0_VALID */
+    tpl_write(A, B43_SHM_SH_BT_BASE0, B43_SHM_SH_BTL0, b0, len);
+    tpl_write(A, B43_SHM_SH_BT_BASE1, B43_SHM_SH_BTL1, b0, len);
+    shm_w16(A, B43_SHM_SH_BEACPHYCTL, 0xfcc0);      /* CCK, antennas auto */
+    shm_w16(A, B43_SHM_SH_TIMBPOS, 6 + BEACON_TIM);
+    shm_w16(A, B43_SHM_SH_DTIMPER, DTIM_PERIOD);
+    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
+       R_D11_MACCMD_BEACON0_VALID_MASK);
+
+    /* the first second: k = 1..9, nine beacons, no TX status for them */
+    bcn_step(&a, B, 1000 * 1000, 9);
+    for (unsigned k = 1; k <= 9; k++) {
+        rx_beacon(&a, B, &r, b0, len, k * BEACON_US, 0);
+    }
+    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
+
+    /*
+     * Group frames after the DTIM beacon: two posted (mac80211 sets
+     * MOREDATA in all, b43 puts the last one's cookie in SHM MCASTCOOKIE)
+     * just after the DTIM beacon of k = 10; they wait through k = 11 and
+     * 12, then follow k = 13, whose TIM says so, MOREDATA cleared in the
+     * last ("Ucode will clear MOREDATA on the last frame for us")
+     */
+    bcn_step(&a, B, 30 * 1000, 10);                 /* TSF 1030000 */
+    rx_beacon(&a, B, &r, b0, len, 10 * BEACON_US, 0);
+    for (int i = 0; i < 2; i++) {
+        glen = frame(g[i], group, A->mac, 30 + i);
+        g[i][1] = IEEE80211_FC1_FROMDS | IEEE80211_FC1_MOREDATA;
+        memcpy(g[i] + 16, A->mac, 6);
+        mc[i] = post_mcast(&a, A, 2 * i, g[i], glen);
+        shm_w16(A, D11_SHM_SH_MCASTCOOKIE, mc[i]);
+    }
+    bcn_step(&a, B, 270 * 1000, 12);                /* TSF 1300000 */
+    rx_beacon(&a, B, &r, b0, len, 11 * BEACON_US, 0);
+    rx_beacon(&a, B, &r, b0, len, 12 * BEACON_US, 0);
+    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
+                    0x1fff, ==, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==, 0);
+    bcn_step(&a, B, 100 * 1000, 15);                /* TSF 1400000 */
+    rx_beacon(&a, B, &r, b0, len, 13 * BEACON_US, 1);
+    g[1][1] &= ~IEEE80211_FC1_MOREDATA;
+    for (int i = 0; i < 2; i++) {
+        glen = 24 + 30 + i;
+        g_assert_cmpuint(rx_slot(&a, B, r.slot++, rx), ==, glen);
+        g_assert_cmpmem(RX_FRAME(rx), glen, g[i], glen);
+        g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + glen), ==,
+                        fcs32(g[i], glen));
+        /* sent once, no ACK expected */
+        g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==,
+                        (uint32_t)mc[i] << 16 | 0x1000 | 1);
+    }
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
+                    0x1fff, ==, 4 * 16);
+
+    /*
+     * A new beacon (b43_update_templates(), handle_irq_beacon()) into the
+     * template not VALID, 1: the firmware takes it at k = 14, clears
+     * BEACON0_VALID and raises BEACON
+     */
+    wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
+    tpl_write(A, B43_SHM_SH_BT_BASE1, B43_SHM_SH_BTL1, b1, len);
+    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
+       R_D11_MACCMD_BEACON1_VALID_MASK);
+    bcn_step(&a, B, 100 * 1000, 16);                /* TSF 1500000 */
+    rx_beacon(&a, B, &r, b1, len, 14 * BEACON_US, 0);
+    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 2);
+    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
+                    D11_IRQ_BEACON);
+
+    /*
+     * Hostile: template 0 again, its length in SHM beyond the template
+     * (0x200 with the PLCP): the firmware switches to it and sends
+     * nothing (LOG_GUEST_ERROR), k = 15..24; nor with 0xffff (k = 25, 26),
+     * nor shorter than the header and fixed fields (k = 27, 28)
+     */
+    wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
+    shm_w16(A, B43_SHM_SH_BTL0, 0x201);
+    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
+       R_D11_MACCMD_BEACON0_VALID_MASK);
+    bcn_step(&a, B, 1000 * 1000, 16);               /* TSF 2500000 */
+    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
+    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
+                    D11_IRQ_BEACON);
+    shm_w16(A, B43_SHM_SH_BTL0, 0xffff);
+    bcn_step(&a, B, 200 * 1000, 16);                /* TSF 2700000 */
+    shm_w16(A, B43_SHM_SH_BTL0, 6 + 24 + 12 - 1);
+    bcn_step(&a, B, 200 * 1000, 16);                /* TSF 2900000 */
+    /* the whole template, 0x200: a beacon again (k = 29), zeros after */
+    shm_w16(A, B43_SHM_SH_BTL0, 0x200);
+    bcn_step(&a, B, BEACON_US, 17);                 /* TSF 3002400 */
+    rx_beacon(&a, B, &r, b0, 0x200 - 6, 29 * BEACON_US, 0);
+    /* b43's length: the beacon as before (k = 30) */
+    shm_w16(A, B43_SHM_SH_BTL0, len + 6);
+    bcn_step(&a, B, BEACON_US, 18);                 /* TSF 3104800 */
+    rx_beacon(&a, B, &r, b0, len, 30 * BEACON_US, 0);
+
+    /*
+     * An interval under 1 TU (CFP_REP bits 31:6 in us): no beacon at
+     * all, not one every few microseconds (nor a division by zero)
+     */
+    for (int i = 0; i < 3; i++) {
+        static const uint32_t rep[] = { 1023 << 6, 1 << 6, 0 };
+
+        time_lock(A, true);
+        wl(A, D11 + A_D11_TSF_CFP_REP, rep[i]);
+        time_lock(A, false);
+        bcn_step(&a, B, 100 * 1000, 18);
+    }
+    /* 1 TU, the shortest: exactly ten beacons in 10 TU, 1 TU apart */
+    tsf = 3104800 + 300 * 1000;
+    g_assert_cmpuint(tsf % 1024, ==, 0);
+    time_lock(A, true);
+    wl(A, D11 + A_D11_TSF_CFP_REP, 1 << 16);
+    wl(A, D11 + A_D11_TSF_CFP_START, 1 << 10);
+    time_lock(A, false);
+    bcn_step(&a, B, 10 * 1024, 28);
+    for (unsigned k = 1; k <= 10; k++) {
+        rx_beacon(&a, B, &r, b0, len, tsf + k * 1024, 0);
+    }
+    air_close(&a, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1250,6 +1773,8 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/remote-arq-late-ack",
                    test_remote_arq_late_ack);
     qtest_add_func("/bcm4331/medium/remote-dup", test_remote_dup);
+    qtest_add_func("/bcm4331/medium/rts-cts", test_rts_cts);
+    qtest_add_func("/bcm4331/medium/ap-beacons", test_ap_beacons);
 
     return g_test_run();
 }
