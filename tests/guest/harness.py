@@ -375,21 +375,45 @@ def fresh_pcap(name):
 
 
 @contextlib.contextmanager
-def host_iperf3(port):
+def host_iperf3(port, log=None):
     """An iperf3 server on 127.0.0.1:@port of the host (the benchmarks'
     guests reach it through slirp), listening when the block starts and
-    stopped when it ends."""
+    stopped when it ends.  With @log, the server's reports (one line per
+    second of each test, then its summary) go to that file as they come."""
     if not shutil.which("iperf3"):
         sys.exit("bench: iperf3 missing on the host (scripts/deps.sh)")
-    srv = subprocess.Popen(["iperf3", "-s", "-p", str(port), "-B",
-                            "127.0.0.1"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    out = open(log, "w") if log else subprocess.DEVNULL
+    cmd = ["iperf3", "-s", "-p", str(port), "-B", "127.0.0.1"]
+    if log:
+        cmd += ["-f", "k", "--forceflush"]
+    srv = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_tcp_listen(port, proc=srv)
         yield srv
     finally:
         srv.terminate()
         srv.wait()
+        if log:
+            out.close()
+
+
+def iperf3_udp_received(text):
+    """Datagrams an iperf3 server reports received in @text (a part of its
+    log): its summary line (lost/total ... receiver) where the test ended
+    properly, else the sum of its per-second lines (a client killed or cut
+    off before the end exchange still had its datagrams counted).  None
+    when @text has no UDP report."""
+    rep = re.compile(r"(\d+)/(\d+) \([^)]*\)")
+    total = None
+    for ln in text.splitlines():
+        m = rep.search(ln)
+        if not m:
+            continue
+        got = int(m.group(2)) - int(m.group(1))
+        if "receiver" in ln:
+            return got
+        total = (total or 0) + got
+    return total
 
 
 def check_pcap(check, pcap, res, kinds, bad_fcs=False):

@@ -43,7 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import (Checks, Guest, driver_noise, kernel_splat,  # noqa
-                     host_iperf3, log_dir, SH_WLAN0)
+                     host_iperf3, iperf3_udp_received, log_dir, SH_WLAN0)
 
 # metres from the AP at (10, 0, 0); SNR at the AP = 18 dBm - (40 + 20 log d)
 # + 95: 53, 20.5, 11.0, 7.0 dB: 54 Mb/s, then about 36, 18, 12 Mb/s
@@ -261,9 +261,15 @@ def main():
             seen[d] = qmp.cmd("query-wifi-air")[0]
         return action
 
+    # the UDP server's log: what it wrote up to each "done" mark (the walk
+    # to d is the part from the previous mark to this one)
+    udp_log = os.path.join(log_dir(), "mobility-%s-udp.log" % mode)
+    udp_marks = [0]
+
     def stayed(d):
         def action(qmp):
             seen[("done", d)] = qmp.cmd("query-wifi-air")[0]
+            udp_marks.append(os.path.getsize(udp_log))
         return action
 
     def final(qmp):
@@ -292,8 +298,11 @@ def main():
         qargs += ["-trace", e]
     g = Guest("mobility-" + mode, scenario, timeout=420, actions=actions,
               qemu_args=qargs)
-    with host_iperf3(PORTS[mode][0]), host_iperf3(PORTS[mode][1]):
+    with host_iperf3(PORTS[mode][0], log=udp_log), \
+            host_iperf3(PORTS[mode][1]):
         r = g.run()
+    with open(udp_log, errors="replace") as f:
+        udp_text = f.read()
     out, dm = r.output, r.dmesg
     print(out)
     check(r.ok, "scenario ran to the end", r)
@@ -312,10 +321,11 @@ def main():
         up = re.search(r"([\d.]+) Kbits/sec\s+\S*\s*sender", block)
         png = re.search(r"(\d+) packets transmitted, (\d+) packets received",
                         block)
-        # the UDP walk: the server's count (lost/total datagrams)
-        udp = re.search(r"udp %g .*?(\d+)/(\d+) \([^)]*\)\s+receiver" % d,
-                        out)
-        got = int(udp.group(2)) - int(udp.group(1)) if udp else None
+        # the UDP walk: what the host's server received during it (its own
+        # reports, not the client's copy of them: a client cut off before
+        # the end exchange has no summary, its datagrams still arrived)
+        got = (iperf3_udp_received(udp_text[udp_marks[i]:udp_marks[i + 1]])
+               if i + 1 < len(udp_marks) else None)
         # what the AP received from the station while it stayed at d
         a0, a1 = seen.get(d), seen.get(("done", d))
         rx = None
