@@ -33,8 +33,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 
-configs=(bcm4331 bcm43224 bcm4331-ap bcm4331-airtime-wpa2 bcm4331-dma32 bcm4331-pair
-         bcm4331-peer bcm4331-peer-wpa2 wifi-scenario wifi-qmp)
+configs=(bcm4331 bcm43224 bcm43224-ap bcm4331-ap bcm4331-airtime-wpa2 bcm4331-dma32
+         bcm4331-pair bcm4331-trio bcm4331-peer bcm4331-peer-wpa2 wifi-scenario wifi-qmp)
 mode=
 secs=
 only=
@@ -283,11 +283,11 @@ bcm4331 bcm4331-mac-test /bcm4331/mac/irq
 bcm4331 bcm4331-mac-test /bcm4331/mac/tsf
 bcm4331 bcm4331-mac-test /bcm4331/mac/phy-radio
 bcm4331 bcm4331-test /bcm4331/bcma/windows
-bcm43224 bcm43224-test /bcm43224/identity
-bcm43224 bcm43224-test /bcm43224/phy-radio
-bcm43224 bcm43224-test /bcm43224/dma-align
-bcm43224 bcm43224-test /bcm43224/firmware
-bcm43224 bcm43224-test /bcm43224/template
+bcm43224-ap bcm43224-test /bcm43224/identity
+bcm43224-ap bcm43224-test /bcm43224/phy-radio
+bcm43224-ap bcm43224-test /bcm43224/dma-align
+bcm43224-ap bcm43224-test /bcm43224/firmware
+bcm43224-ap bcm43224-test /bcm43224/template
 bcm4331-ap bcm4331-ap-test /bcm4331/medium/hostile-to-ap
 bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-auth-flood --split --max-seeds 3 --subst 02aa00000003=02aa00000001
 bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-inactivity --subst 02aa00000003=02aa00000001
@@ -298,6 +298,8 @@ bcm4331-pair bcm4331-dma-test /bcm4331/medium/tx-rx
 bcm4331-pair bcm4331-crypto-test /bcm4331/medium/crypto --split
 bcm4331-pair bcm4331-dma-test /bcm4331/medium/bad-frames
 bcm4331-pair bcm4331-dma-test /bcm4331/medium/rx-ring-full
+bcm4331-pair bcm4331-air-test /bcm4331/medium/ap-beacons --split --max-seeds 3
+bcm4331-trio bcm4331-air-test /bcm4331/medium/rts-cts --split --max-seeds 3
 EOF
 }
 

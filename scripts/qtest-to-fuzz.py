@@ -37,6 +37,7 @@ the trace's setup (the commands before the first DMA read: card up, rings).
 
 import argparse
 import base64
+import glob
 import os
 import re
 import struct
@@ -76,6 +77,72 @@ class Op:
 
     def key(self):
         return self.raw
+
+
+# --------------------------------------------------------------------------
+# where generic-fuzz's MMIO ops land: its region index counts the ranges of
+# the FlatView (address order) whose MemoryRegion belongs to a matched
+# device, and an op's offset is taken modulo its range's size.  A card's
+# BAR0 is four 4 KiB windows onto the backplane (BAR0_WIN, BAR0_WIN2, the
+# PCIe core, ChipCommon), and a window onto a core is cut in three by the
+# core's clock control register (bcma-<core>-clkctlst at 0x1E0, a 4-byte
+# region above the core's): so the range of an access depends on where
+# the windows point when it is made.
+
+CORE_BASES = (0x18000000, 0x18001000, 0x18002000)   # both chips
+A_CLKCTLST = 0x1e0
+WIN_REGS = {0x80: 0, 0xac: 1}                       # BAR0_WIN, BAR0_WIN2
+WIN_RESET = (0x18000000, 0x18100000)
+WIN_FIXED = (0x18002000, 0x18000000)                # bar0-pcie, bar0-cc
+
+
+def window_ranges(page, bar_off):
+    """[(mr key, offset in mr, size, offset in BAR)] of one 4 KiB window"""
+    if page in CORE_BASES:
+        return [(("core", page), 0, A_CLKCTLST, bar_off),
+                (("clk", page), 0, 4, bar_off + A_CLKCTLST),
+                (("core", page), A_CLKCTLST + 4, 0x1000 - A_CLKCTLST - 4,
+                 bar_off + A_CLKCTLST + 4)]
+    if page in (0x18100000, 0x18101000, 0x18102000, 0x18103000):
+        return [(("page", page), 0, 0x1000, bar_off)]   # agents, EROM
+    return [(("unmapped",), page, 0x1000, bar_off)]
+
+
+class Layout:
+    """the fuzz config's cards, in BAR order, and their windows"""
+
+    def __init__(self, ncards):
+        self.cfg = [bytearray(0x100) for _ in range(ncards)]
+        for c in self.cfg:
+            c[0x80:0x84] = WIN_RESET[0].to_bytes(4, "little")
+            c[0xac:0xb0] = WIN_RESET[1].to_bytes(4, "little")
+
+    def config_write(self, rank, off, size, val):
+        n = {"b": 1, "w": 2, "l": 4}[size]
+        self.cfg[rank][off:off + n] = val.to_bytes(n, "little")
+
+    def ranges(self, rank):
+        c = self.cfg[rank]
+        pages = [int.from_bytes(c[0x80:0x84], "little") & ~0xfff,
+                 int.from_bytes(c[0xac:0xb0], "little") & ~0xfff] + \
+            list(WIN_FIXED)
+        out = []
+        for i, page in enumerate(pages):
+            for r in window_ranges(page, i * 0x1000):
+                last = out[-1] if out else None
+                if last and last[0] == r[0] and last[1] + last[2] == r[1]:
+                    out[-1] = (last[0], last[1], last[2] + r[2], last[3])
+                else:
+                    out.append(r)
+        return out
+
+    def region(self, rank, off):
+        """BAR0 offset of the card of this rank -> (region index, offset)"""
+        base = sum(len(self.ranges(r)) for r in range(rank))
+        for i, (_, _, size, at) in enumerate(self.ranges(rank)):
+            if at <= off < at + size:
+                return base + i, off - at
+        raise ValueError("offset %#x outside BAR0" % off)
 
 
 def op_write(region, off, size, val):
@@ -198,9 +265,16 @@ def convert(cmds, ram, fuzz_devs, reads, log_unknown=False):
     for d in cards[len(fuzz_devs):]:
         log("  the qtest's card at devfn %x has no counterpart in the "
             "config: its commands are left out" % d)
+    layout = Layout(len(fuzz_devs))
     fuzz_devs = mapped
     dropped = {}
     last_read = None
+
+    def mmio_write(devfn, off, size, val):
+        return op_write(*layout.region(fuzz_devs[devfn][1], off), size, val)
+
+    def mmio_read(devfn, off, size):
+        return op_read(*layout.region(fuzz_devs[devfn][1], off), size)
 
     def drop(why):
         dropped[why] = dropped.get(why, 0) + 1
@@ -238,6 +312,9 @@ def convert(cmds, ram, fuzz_devs, reads, log_unknown=False):
                     continue
                 if off in (0x04, 0x30):
                     continue            # COMMAND: generic-fuzz enables it
+                if off & ~3 in WIN_REGS or (off + {"b": 1, "w": 2, "l": 4}[sz]
+                                            - 1) & ~3 in WIN_REGS:
+                    layout.config_write(fuzz_devs[devfn][1], off, sz, val)
                 ops.append(Op("pci", op_pci_write(fuzz_devs[devfn][0], off,
                                                   sz, val), 2, t,
                               "cfg %02x %s" % (off, hex(val))))
@@ -259,8 +336,7 @@ def convert(cmds, ram, fuzz_devs, reads, log_unknown=False):
                 if devfn not in fuzz_devs:
                     drop("MMIO to a card the config lacks")
                     continue
-                ops.append(Op("mmio", op_write(fuzz_devs[devfn][1], off,
-                                               cmd[-1], val), 1, t,
+                ops.append(Op("mmio", mmio_write(devfn, off, cmd[-1], val), 1, t,
                               "%s %03x %s" % (cmd, off, hex(val))))
                 last_read = None
             else:
@@ -271,7 +347,7 @@ def convert(cmds, ram, fuzz_devs, reads, log_unknown=False):
                     continue
                 if reads == "none":
                     continue
-                raw = op_read(fuzz_devs[devfn][1], off, cmd[-1])
+                raw = mmio_read(devfn, off, cmd[-1])
                 if reads == "dedup" and raw == last_read:
                     continue
                 last_read = raw
@@ -302,13 +378,13 @@ def convert(cmds, ram, fuzz_devs, reads, log_unknown=False):
                 sz = {1: "b", 2: "w", 4: "l"}[step]
                 if cmd.endswith("write"):
                     val = int.from_bytes(data[k:k + step], "little")
-                    ops.append(Op("mmio", op_write(fuzz_devs[devfn][1],
-                                                   off + k, sz, val), 1, t,
+                    ops.append(Op("mmio", mmio_write(devfn, off + k, sz,
+                                                     val), 1, t,
                                   "write%s %03x %s" % (sz, off + k,
                                                        hex(val))))
                     last_read = None
                 elif reads != "none":
-                    raw = op_read(fuzz_devs[devfn][1], off + k, sz)
+                    raw = mmio_read(devfn, off + k, sz)
                     if not (reads == "dedup" and raw == last_read):
                         ops.append(Op("mmio", raw, 1, t,
                                       "read%s %03x" % (sz, off + k)))
@@ -591,14 +667,18 @@ EV_LINE = re.compile(r"^(?:\d+@[0-9.]+:)?(bcm4331_\w+) (.*)$")
 
 
 def config_args(name):
-    """the .args of a generic-fuzz config in bcm4331_fuzz_configs.h"""
+    """the .args and .objects of a generic-fuzz config in
+    bcm4331_fuzz_configs.h (the objects decide which PCI devices the fuzzer
+    maps: the replay must match the same ones)"""
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     src = open(os.path.join(top, "tests/qtest/fuzz/bcm4331_fuzz_configs.h"))
     for m in re.finditer(r'\.name\s*=\s*"([^"]+)",\s*\.args\s*=\s*'
-                         r'((?:"[^"]*"\s*)+),', src.read()):
+                         r'((?:"[^"]*"\s*)+),\s*\.objects\s*=\s*"([^"]*)"',
+                         src.read()):
         if m.group(1) == name:
-            return "".join(re.findall(r'"([^"]*)"', m.group(2)))
-    return None
+            return ("".join(re.findall(r'"([^"]*)"', m.group(2))),
+                    m.group(3))
+    return None, None
 
 
 def events(text):
@@ -610,7 +690,7 @@ def verify(a, seeds, tmp):
     """replay each seed with the device's trace events on, compare with the
     events of the qtest: how much of what the qtest made the card do the
     seed makes it do"""
-    args = config_args(a.config)
+    args, objects = config_args(a.config)
     if not args or not a.run_qtest:
         log("verify: needs --run-qtest and a config of "
             "bcm4331_fuzz_configs.h")
@@ -631,7 +711,7 @@ def verify(a, seeds, tmp):
     env.pop("QTEST_LOG")
     env.pop("FUZZ_SERIALIZE_QTEST")
     env.update({"QEMU_FUZZ_ARGS": args + " -trace events=" + evf,
-                "QEMU_FUZZ_OBJECTS": "bcm4331*",
+                "QEMU_FUZZ_OBJECTS": objects,
                 "QEMU_AVOID_DOUBLE_FETCH": "1"})
     for seed in seeds:
         r = subprocess.run([a.fuzzer, "--fuzz-target=generic-fuzz", seed],
@@ -710,11 +790,17 @@ def main():
         # libqtest logs QMP to the test's stderr: give QEMU a stderr of its
         # own so that the two never interleave mid-line
         # (libqtest takes the target from the binary's name)
+        # QEMU opens the log as -qtest-log /dev/fd/2, a new open of the
+        # file that truncates it: each QEMU of the test gets a file of its
+        # own (numbered in start order), joined after the test
         os.makedirs(os.path.join(tmp, "bin"), exist_ok=True)
         wrapper = os.path.join(tmp, "bin", os.path.basename(qemu))
         with open(wrapper, "w") as w:
-            w.write('#!/bin/sh\nexec "%s" "$@" 2>>"%s"\n' %
-                    (os.path.abspath(qemu), logfile))
+            w.write('#!/bin/sh\n'
+                    'n=$(cat "%s.n" 2>/dev/null || echo 0)\n'
+                    'echo $((n + 1)) >"%s.n"\n'
+                    'exec "%s" "$@" 2>"%s.$(printf %%04d "$n")"\n' %
+                    (logfile, logfile, os.path.abspath(qemu), logfile))
         os.chmod(wrapper, 0o755)
         env["QTEST_QEMU_BINARY"] = wrapper
         cmd = [binary] + (["-p", path] if path else [])
@@ -722,6 +808,13 @@ def main():
                            stderr=subprocess.DEVNULL)
         if r.returncode:
             log("warning: %s exited with %d" % (a.run_qtest, r.returncode))
+        with open(logfile, "w") as out:
+            for part in sorted(glob.glob(glob.escape(logfile) + ".[0-9]*")):
+                with open(part, errors="replace") as f:
+                    out.write(f.read())
+                os.unlink(part)
+        if os.path.exists(logfile + ".n"):
+            os.unlink(logfile + ".n")
     if not logfile:
         ap.error("--log or --run-qtest")
 

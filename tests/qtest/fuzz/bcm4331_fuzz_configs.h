@@ -11,7 +11,10 @@
  * (scripts/qtest-to-fuzz.py) replays the same frames; the access point
  * has the BSSID of the qtests' hostile-to-ap (and hostile-eapol) tests.
  * The card has one memory region, BAR0 "bcm4331-bar0" (16 KiB): .objects
- * matches it by the device's type name.
+ * matches it by the device's type name, and generic-fuzz enables and maps
+ * only the PCI devices whose type it matches: a config with the BCM43224
+ * names "bcm43224" as well (with "bcm4331*" alone its BAR0 was never
+ * mapped, and no input reached it).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -28,7 +31,20 @@
             "bssid=02:aa:00:00:00:01 "
             "-device bcm43224,addr=04.0,medium=air0,mac=02:00:00:00:00:01 "
             "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02",
-    .objects = "bcm4331*",
+    .objects = "bcm4331* bcm43224",
+},
+/*
+ * the BCM43224 alone with the AP (the seeds of bcm43224-test replay here:
+ * one card at 04.0, as the qtests have it): the N-PHY and its radio, the
+ * 32-bit-era engines brcmsmac drives, beacons and answers to receive
+ */
+{
+    .name = "bcm43224-ap",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0 "
+            "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
+            "bssid=02:aa:00:00:00:01 "
+            "-device bcm43224,addr=04.0,medium=air0,mac=02:00:00:00:00:01",
+    .objects = "bcm4331* bcm43224",
 },
 /* a card alone (on an air of its own) */
 {
@@ -70,6 +86,19 @@
     .objects = "bcm4331*",
 },
 /* two cards on one air: what one sends, the other receives */
+/*
+ * three cards on an air that takes real time (the qtests' RTS/CTS case:
+ * a sender, a receiver, a monitor): RTS, CTS-to-self, their rates and
+ * retries, and the NAV the third card keeps
+ */
+{
+    .name = "bcm4331-trio",
+    .args = "-M q35 -nodefaults -object wifi-medium,id=air0,airtime=on "
+            "-device bcm4331,addr=04.0,medium=air0,mac=02:00:00:00:00:01 "
+            "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
+            "-device bcm4331,addr=06.0,medium=air0,mac=02:00:00:00:00:03",
+    .objects = "bcm4331*",
+},
 {
     .name = "bcm4331-pair",
     .args = "-M q35 -nodefaults -object wifi-medium,id=air0 "
