@@ -4,7 +4,8 @@
  * QTest for the Broadcom BCM4331's DMA engines on a -object wifi-medium:
  * TX and RX through the rings (also above 4 GiB), the RXSTATUS bit-12
  * erratum, 32-bit engines (dma64=off), a full RX ring, hostile
- * descriptors and frames, driven the way b43 drives them.
+ * descriptors and frames, rings and buffers whose end lies beyond the
+ * engine's reach, driven the way b43 drives them.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -284,30 +285,23 @@ static void desc32(Air *a, uint64_t at, uint32_t ctl, uint32_t len,
     qtest_memwrite(a->qts, at, d, sizeof(d));
 }
 
-static void test_dma32(void)
+/*
+ * Two cards with 32-bit engines; card_up's 64-bit ring setup lands on
+ * other registers there and is redone here: TX engine 1, RX engine 0.
+ */
+static void dma32_open(Air *a)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
-    uint8_t h[D11_TXH_LEN] = { 0 }, f[128], rx[256];
-    size_t len;
-    uint32_t st;
-
-    /*
-     * both cards with 32-bit engines; card_up's 64-bit ring setup lands on
-     * other registers there and is redone below
-     */
-    air_open(&a, 2, NULL, &(AirOpts) {
+    air_open(a, 2, NULL, &(AirOpts) {
         .more = "-global bcm4331.dma64=off",
     });
-    g_assert_cmphex(rl(A, AGENT + 0x500) & 0x1000, ==, 0);  /* no DMA64 */
     for (int i = 0; i < 2; i++) {
-        Card *c = &a.c[i];
+        Card *c = &a->c[i];
 
         wl(c, D11 + D11_DMA32_ENGINE(1), 0x801); /* TX engine 1 */
         wl(c, D11 + D11_DMA32_ENGINE(1) + 4,
            (c->txring & 0x3fffffff) | 0x40000000);
         for (int k = 0; k < 256; k++) {
-            desc32(&a, c->rxring + 8 * k,
+            desc32(a, c->rxring + 8 * k,
                    k == 255 ? D11_DESC_CTL0_DTABLEEND : 0, D11_RX_FW598_BUFSIZE,
                    c->rxbuf + 2400 * k);
         }
@@ -318,6 +312,18 @@ static void test_dma32(void)
         g_assert_cmphex(rl(c, D11 + D11_DMA32_ENGINE(0) + 0x1c) & 0xf000, ==,
                         0x2000);
     }
+}
+
+static void test_dma32(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t h[D11_TXH_LEN] = { 0 }, f[128], rx[256];
+    size_t len;
+    uint32_t st;
+
+    dma32_open(&a);
+    g_assert_cmphex(rl(A, AGENT + 0x500) & 0x1000, ==, 0);  /* no DMA64 */
     len = frame(f, B->mac, A->mac, 64);
     stl_le_p(h, 0x3);
     stw_le_p(h + 0x08, 1);
@@ -373,6 +379,195 @@ static void test_dma32(void)
     air_close(&a, 2);
 }
 
+/*
+ * Accesses whose end lies beyond what the engine can address: the end of
+ * a 64-bit engine's access past 2^64, or of a 32-bit engine's past 4 GiB.
+ * Refused before any byte moves, with the engine's error for a failed
+ * access of that kind (QEMU's address space itself would carry a wrapping
+ * access on at address 0, after the part that fails).
+ */
+
+static void fill(Air *a, uint64_t at, size_t n)
+{
+    qtest_memset(a->qts, at, 0x5a, n);
+}
+
+/* @n bytes at @at are still as fill() left them */
+static void assert_filled(Air *a, uint64_t at, size_t n)
+{
+    g_autofree uint8_t *b = g_malloc(n);
+
+    qtest_memread(a->qts, at, b, n);
+    for (size_t i = 0; i < n; i++) {
+        g_assert_cmphex(b[i], ==, 0x5a);
+    }
+}
+
+/* RX engine 0 of @c stopped on a DMA error: @reason, error @code at @cd */
+static void expect_rx_error(Card *c, uint32_t reason, unsigned code,
+                            uint32_t cd)
+{
+    g_assert_true(wait_reason(c, 0x8000));
+    g_assert_cmphex(rl(c, D11 + D11_DMA_REASON(0)) & 0xdc00, ==, reason);
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) >> 28,
+                    ==, 3); /* STOP */
+    g_assert_cmphex(rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXERROR), ==,
+                    code << 28 | cd);
+}
+
+/* 64-bit engines: a TX and an RX buffer whose end wraps past 2^64 */
+static void test_wrap_buffers(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    g_autofree uint8_t *big = g_malloc(2400);
+    uint8_t f[64];
+    size_t len;
+
+    air_open(&a, 2, NULL, NULL);
+    fill(&a, 0, 4096);
+
+    /* TX: the frame's 48 bytes at 2^64 - 32 */
+    len = frame(f, B->mac, A->mac, 24);
+    desc(&a, A->txring, D11_DESC_CTL0_SOF, D11_TXH_LEN, A->txbuf);
+    desc(&a, A->txring + 16, D11_DESC_CTL0_EOF, len, 0xffffffffffffffe0ull);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x20);
+    g_assert_true(wait_reason(A, 0x8000));
+    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXERROR), ==,
+                    D11_DMA_ERR_TRANSFER << 28 | 0x10);
+    expect_tx_error(&a, A, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER);
+
+    /*
+     * RX: slot 0's buffer 4 KiB at 2^64 - 2 KiB; a 2124-byte frame is a
+     * 2172-byte write, whose last 124 bytes would land at address 0
+     */
+    desc(&a, B->rxring, 0, 4096, 0xfffffffffffff800ull);
+    len = frame(big, B->mac, A->mac, 2100);
+    post(&a, A, big, len, false, 0xc, true);
+    expect_rx_error(B, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER, 0);
+    assert_filled(&a, 0, 4096);
+    air_close(&a, 2);
+}
+
+/*
+ * 64-bit engines: a TX ring that ends past 2^64.  The engine keeps its
+ * current descriptor when only the ring's high word is rewritten (b43
+ * never does that), so a ring moved to 2^64 - 4 KiB with the engine at
+ * descriptor 0x1000 would take its next descriptor from address 0.
+ */
+static void test_wrap_ring(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t h[D11_TXH_LEN] = { 0 }, f[64];
+    uint32_t ctl, rx;
+    size_t len;
+
+    /* A's ring at 8 GiB - 4 KiB: the low word of the ring at the top */
+    air_open(&a, 2, NULL, &(AirOpts) { .machine = "-M q35 -m 8G" });
+    A->txring = 0x1fffff000ull;
+    set_ring(A, 1, false, A->txring);
+    len = frame(f, B->mac, A->mac, 8);
+    for (int i = 0; i < 128; i++) {
+        post(&a, A, f, len, false, 0xc, true);
+        g_assert_true(wait_reason(A, 0x20000000));
+        rl(A, D11 + A_D11_XMITSTAT_0);
+        wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    }
+    g_assert_cmphex(tx_cd(A), ==, 0x1000);
+    rx = rx_cd(B);
+
+    /* a frame at address 0 for a wrapped fetch to find */
+    stl_le_p(h, 0x2);
+    stw_le_p(h + 0x08, 1);
+    stw_le_p(h + 0x4c, 0x2abc);
+    h[0x70] = 0xc;
+    qtest_memwrite(a.qts, 0x8000, h, sizeof(h));
+    qtest_memwrite(a.qts, 0x8100, f, len);
+    desc(&a, 0, D11_DESC_CTL0_SOF, D11_TXH_LEN, 0x8000);
+    desc(&a, 0x10, D11_DESC_CTL0_EOF, len, 0x8100);
+
+    /* the ring to 2^64 - 4 KiB: high word and ADDREXT only */
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXRINGHI, 0xbfffffff);
+    ctl = rl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL,
+       ctl | 3 << D11_DMA64_CTL_ADDREXT_SHIFT);
+    g_assert_cmphex(tx_cd(A), ==, 0x1000);
+    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, 0x1020);
+    g_assert_true(wait_reason(A, 0x8000));
+    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXERROR), ==,
+                    D11_DMA_ERR_DESCREAD << 28 | 0x1000);
+    expect_tx_error(&a, A, D11_DMAIRQ_DESC_ERR, D11_DMA_ERR_DESCREAD);
+    /* nothing went out */
+    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(rx_cd(B), ==, rx);
+    air_close(&a, 2);
+}
+
+/* engine 1 of @c (32-bit) stopped with @reason, status bits 19:0 @st */
+static void expect_tx32_error(Card *c, uint32_t reason, uint32_t st)
+{
+    g_assert_true(wait_reason(c, 0x8000));
+    g_assert_cmphex(rl(c, D11 + D11_DMA_REASON(1)) & 0xdc00, ==, reason);
+    g_assert_cmphex(rl(c, D11 + D11_DMA32_ENGINE(1) + 0xc) & 0xfffff, ==, st);
+    /* disable, enable, the ring again */
+    wl(c, D11 + D11_DMA_REASON(1), 0xdc00);
+    wl(c, D11 + D11_DMA32_ENGINE(1), 0);
+    wl(c, D11 + D11_DMA32_ENGINE(1), 0x801);
+    wl(c, D11 + D11_DMA32_ENGINE(1) + 4,
+       (c->txring & 0x3fffffff) | 0x40000000);
+}
+
+/* 32-bit engines: a TX buffer, a TX descriptor, an RX buffer across 4 GiB */
+static void test_wrap_dma32(void)
+{
+    Air a;
+    Card *A = &a.c[0], *B = &a.c[1];
+    uint8_t h[D11_TXH_LEN] = { 0 };
+    g_autofree uint8_t *big = g_malloc(2400);
+    size_t len;
+
+    dma32_open(&a);
+    fill(&a, 0x100000000ull, 4096);
+    stl_le_p(h, 0x2);
+    stw_le_p(h + 0x08, 1);
+    stw_le_p(h + 0x4c, 0x2000);
+    h[0x70] = 0xc;
+    qtest_memwrite(a.qts, A->txbuf, h, sizeof(h));
+
+    /* TX: the frame's 256 bytes at 4 GiB - 128 */
+    desc32(&a, A->txring, D11_DESC_CTL0_SOF, D11_TXH_LEN, A->txbuf);
+    desc32(&a, A->txring + 8,
+           D11_DESC_CTL0_EOF | 3 << D11_DESC_CTL1_ADDREXT_SHIFT, 256,
+           0xffffff80);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 8, 16);
+    expect_tx32_error(A, D11_DMAIRQ_DATA_ERR, 0x33000);
+
+    /* TX: the ring at 4 GiB - 4, its first descriptor across */
+    wl(A, D11 + D11_DMA32_ENGINE(1), 0x801 | 3 << D11_DMA64_CTL_ADDREXT_SHIFT);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 4, 0x7ffffffc);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 8, 8);
+    expect_tx32_error(A, D11_DMAIRQ_DESC_ERR, 0x43000);
+
+    /*
+     * RX: slot 0's buffer 4 KiB at 4 GiB - 2 KiB; a 2124-byte frame is a
+     * 2172-byte write, whose last 124 bytes would land above 4 GiB
+     */
+    desc32(&a, B->rxring, 3 << D11_DESC_CTL1_ADDREXT_SHIFT, 4096, 0xfffff800);
+    len = frame(big, B->mac, A->mac, 2100);
+    qtest_memwrite(a.qts, A->txbuf + 256, big, len);
+    desc32(&a, A->txring, D11_DESC_CTL0_SOF, D11_TXH_LEN, A->txbuf);
+    desc32(&a, A->txring + 8, D11_DESC_CTL0_EOF, len, A->txbuf + 256);
+    wl(A, D11 + D11_DMA32_ENGINE(1) + 8, 16);
+    g_assert_true(wait_reason(B, 0x8000));
+    g_assert_cmphex(rl(B, D11 + D11_DMA_REASON(0)) & 0xdc00, ==,
+                    D11_DMAIRQ_DATA_ERR);
+    g_assert_cmphex(rl(B, D11 + D11_DMA32_ENGINE(0) + 0x1c) & 0xfffff, ==,
+                    0x33000);
+    assert_filled(&a, 0x100000000ull, 4096);
+    air_close(&a, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -386,6 +581,9 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm4331/medium/rx-ring-full", test_rx_full);
     qtest_add_func("/bcm4331/medium/bad-descriptors", test_bad_descriptors);
     qtest_add_func("/bcm4331/medium/bad-frames", test_bad_frames);
+    qtest_add_func("/bcm4331/medium/dma-wrap/buffers", test_wrap_buffers);
+    qtest_add_func("/bcm4331/medium/dma-wrap/ring", test_wrap_ring);
+    qtest_add_func("/bcm4331/medium/dma-wrap/dma32", test_wrap_dma32);
 
     return g_test_run();
 }

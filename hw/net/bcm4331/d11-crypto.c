@@ -53,8 +53,8 @@ static unsigned d11_key_alg(D11State *m, unsigned slot)
     unsigned alg = d11_shm_read16(m, D11_SHM_SH_KEYIDXBLOCK + 2 * slot) & 0xf;
 
     if (alg > D11_KEYALG_WEP104) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: key slot %u: unknown "
-                      "algorithm %u, slot unused\n", slot, alg);
+        BCM_GUEST_ERR(bcm4331_key_ub_alg, "key slot %u: unknown algorithm "
+                      "%u, slot unused", slot, alg);
         return D11_KEYALG_NONE;
     }
     return alg;
@@ -63,13 +63,12 @@ static unsigned d11_key_alg(D11State *m, unsigned slot)
 /* the 16 key bytes of @slot; false if the key table pointer is bad */
 static bool d11_key_read(D11State *m, unsigned slot, uint8_t *key)
 {
-    uint32_t at = d11_shm_read16(m, D11_SHM_SH_KTP) * 2u +
-                  slot * D11_KEY_SIZE;
+    uint16_t ktp = d11_shm_read16(m, D11_SHM_SH_KTP);
+    uint32_t at = ktp * 2u + slot * D11_KEY_SIZE;
 
     if (!d11_shm_read(m, at, key, D11_KEY_SIZE)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: key table pointer 0x%x "
-                      "puts slot %u outside shared memory\n",
-                      d11_shm_read16(m, D11_SHM_SH_KTP), slot);
+        BCM_GUEST_ERR(bcm4331_key_ub_table, "key table pointer 0x%x puts "
+                      "slot %u outside shared memory", ktp, slot);
         return false;
     }
     return true;
@@ -102,8 +101,8 @@ size_t d11_tx_encrypt(D11State *m, uint32_t mac_ctl, uint8_t *f,
     size_t n;
 
     if (c == WIFI_CIPHER_NONE || slot >= D11_NR_KEYS) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX header asks for key "
-                      "algorithm %u in slot %u: frame not sent\n", alg, slot);
+        BCM_GUEST_ERR(bcm4331_key_ub_tx_key, "TX header asks for key "
+                      "algorithm %u in slot %u: frame not sent", alg, slot);
         return 0;
     }
     if (!d11_key_read(m, slot, key)) {
@@ -111,8 +110,8 @@ size_t d11_tx_encrypt(D11State *m, uint32_t mac_ctl, uint8_t *f,
     }
     n = wifi_encrypt(c, key, f, len, cap);
     if (!n) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: frame of %zu bytes too "
-                      "short for key algorithm %u: not sent\n", len, alg);
+        BCM_GUEST_ERR(bcm4331_key_ub_tx_short, "frame of %zu bytes too "
+                      "short for key algorithm %u: not sent", len, alg);
     }
     trace_bcm4331_key_tx(slot, alg, len, n);
     return n;

@@ -138,6 +138,29 @@ static bool d11_gone(D11Dma *d)
     return true;
 }
 
+/*
+ * Can the engine make an access of @len bytes at @off from @base (a ring's
+ * base, a buffer's address)?  Not if its end lies beyond what the engine
+ * addresses: 2^64, or 4 GiB for a 32-bit engine.  Checked before the
+ * access, as nvme_addr_read() (hw/nvme/ctrl.c) checks addr + len: QEMU
+ * would carry an access across 2^64 on at address 0 after its failing top
+ * part.  A refused access is a failed one for the caller.
+ */
+static bool dma_reachable(D11Dma *d, unsigned n, bool rx, uint64_t base,
+                          uint32_t off, uint64_t len)
+{
+    uint64_t top = d->dma64 ? UINT64_MAX : UINT32_MAX;
+
+    if (base <= top && off <= top - base &&
+        (!len || len - 1 <= top - base - off)) {
+        return true;
+    }
+    BCM_GUEST_ERR(bcm4331_dma_ub_range, "engine %u %s: %" PRIu64 " bytes at "
+                  "0x%" PRIx64 " + 0x%x end beyond 0x%" PRIx64,
+                  n, rx ? "RX" : "TX", len, base, off, top);
+    return false;
+}
+
 /* a descriptor in the 64-bit layout (32-bit ones are converted) */
 typedef struct {
     uint32_t ctl0, ctl1, lo, hi;
@@ -148,10 +171,12 @@ typedef struct {
 static bool dma_desc(D11Dma *dma, unsigned n, bool rx, uint32_t cd,
                      D11Desc *d)
 {
-    uint64_t a = dma_ring_base(dma, n, rx) + cd;
+    uint64_t base = dma_ring_base(dma, n, rx);
+    uint64_t a = base + cd;
     uint32_t w[4];
 
-    if (pci_dma_read(dma->pci, a, w, dma_desc_size(dma)) != MEMTX_OK) {
+    if (!dma_reachable(dma, n, rx, base, cd, dma_desc_size(dma)) ||
+        pci_dma_read(dma->pci, a, w, dma_desc_size(dma)) != MEMTX_OK) {
         if (d11_gone(dma)) {
             return false;
         }
@@ -267,7 +292,8 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
                          cd);
                 return false;
             }
-            r = pci_dma_read(d->pci, a, buf + len, cnt);
+            r = dma_reachable(d, n, false, a, 0, cnt) ?
+                pci_dma_read(d->pci, a, buf + len, cnt) : MEMTX_DECODE_ERROR;
             if (d11_gone(d)) {
                 return false;
             }
@@ -612,7 +638,9 @@ bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
 bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
                        const uint8_t *buf, size_t total)
 {
-    MemTxResult r = pci_dma_write(d->pci, slot->addr, buf, total);
+    MemTxResult r = dma_reachable(d, 0, true, slot->addr, 0, total) ?
+                    pci_dma_write(d->pci, slot->addr, buf, total) :
+                    MEMTX_DECODE_ERROR;
 
     if (d11_gone(d)) {
         return false;           /* the write unplugged the card */

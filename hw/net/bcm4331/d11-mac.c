@@ -324,7 +324,7 @@ void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1)
     unsigned i;
 
     if (m->txstat_count >= D11_TXSTAT_FIFO) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full\n");
+        BCM_GUEST_ERR(bcm4331_txstat_ub_full, "TX status FIFO full");
         return;
     }
     i = (m->txstat_head + m->txstat_count) % D11_TXSTAT_FIFO;

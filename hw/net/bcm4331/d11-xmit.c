@@ -82,8 +82,8 @@ static void d11_txstat_ampdu(D11Xmit *x, const D11Ampdu *a)
         return;
     }
     if (!d11_txstat_room(x->mac, 2)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: TX status FIFO full "
-                      "(block ack)\n");
+        BCM_GUEST_ERR(bcm4331_txstat_ub_ampdu_full, "TX status FIFO full "
+                      "(block ack)");
         return;
     }
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, ACKED, 1);

@@ -61,8 +61,8 @@ void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
 
     if (fw->psm_running) {
         /* the instruction memory is not writable while the PSM runs */
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: microcode write while the "
-                      "PSM runs (word %u)\n", word_index);
+        BCM_GUEST_ERR(bcm4331_fw_ub_ucode_write, "microcode write while the "
+                      "PSM runs (word %u)", word_index);
         return;
     }
     if (word_index == 0) {
@@ -89,10 +89,8 @@ static void bcm_fw_boot(FwState *fw)
         fw->ucode_head[1] == FW_STUB_MAGIC1) {
         if (fw->ucode_bytes < FW_STUB_HEADER_BYTES) {
             /* a truncated stub: garbage microcode, the PSM never signals */
-            trace_bcm4331_fw_no_ucode(fw->ucode_bytes);
-            qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: stub microcode "
-                          "truncated (%u bytes): PSM does not start\n",
-                          fw->ucode_bytes);
+            BCM_GUEST_ERR(bcm4331_fw_no_ucode, "stub microcode truncated "
+                          "(%u bytes): PSM does not start", fw->ucode_bytes);
             return;
         }
         fw->rev = fw->ucode_head[2] >> 16;
@@ -249,8 +247,8 @@ static void bcm_fw_send_beacon(FwState *fw, unsigned t)
     /* the length includes the 6-byte PLCP; bounded by the template */
     if (len < 6 + 24 + 12 || len > FW_TPL_BEACON_MAX ||
         !d11_template_read(m, base, tpl, len)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: beacon template %u length "
-                      "%u invalid\n", t, len);
+        BCM_GUEST_ERR(bcm4331_fw_ub_beacon_len, "beacon template %u length "
+                      "%u invalid", t, len);
         return;
     }
     /*

@@ -99,8 +99,8 @@ static void bcm_r2059_write(PhyState *p, uint16_t v)
         return;
     }
     if (core == 0 && reg <= 2) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: write 0x%x to read-only "
-                      "radio ID register %u\n", v, reg);
+        BCM_GUEST_ERR(bcm4331_radio_ub_ro, "write 0x%x to read-only radio "
+                      "ID register %u", v, reg);
         return;
     }
     p->radio[core][reg] = v;

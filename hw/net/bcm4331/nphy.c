@@ -118,11 +118,11 @@ static uint16_t bcm_r2056_read(PhyState *p)
     if (addr == R2056_IDCODE) {
         v = R2056_ID_LO;
     } else if (!(addr & R2056_READ)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: BCM2056 read of 0x%04x "
-                      "without the read flag (0x100)\n", addr);
+        BCM_GUEST_ERR(bcm4331_radio_ub_read_flag, "BCM2056 read of 0x%04x "
+                      "without the read flag (0x100)", addr);
     } else if (blk < 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: BCM2056 read of 0x%04x: "
-                      "no such block\n", addr);
+        BCM_GUEST_ERR(bcm4331_radio_ub_block, "BCM2056 read of 0x%04x: no "
+                      "such block", addr);
     } else {
         v = p->radio[blk][reg];
         if (blk == 0 && reg == R2056_SYN_RCAL_CODE_OUT) {
@@ -146,8 +146,8 @@ static void bcm_r2056_write(PhyState *p, uint16_t v)
 
         p->radio[first][reg] = p->radio[first + 1][reg] = v;
     } else if (blk < 0 || addr == R2056_IDCODE) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: BCM2056 write 0x%x to "
-                      "0x%04x: no such register\n", v, addr);
+        BCM_GUEST_ERR(bcm4331_radio_ub_reg, "BCM2056 write 0x%x to 0x%04x: "
+                      "no such register", v, addr);
     } else {
         p->radio[blk][reg] = v;
     }

@@ -71,9 +71,8 @@ unsigned bcm_phy_channel(PhyState *p)
 void bcm_phy_tune(PhyState *p, uint32_t f, uint16_t from)
 {
     if (ieee80211_freq_to_chan(f) == 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: %s: 0x%04x is no channel "
-                      "the radio can tune (%u MHz)\n", p->model->name, from,
-                      f);
+        BCM_GUEST_ERR(bcm4331_phy_ub_tune, "%s: 0x%04x is no channel the "
+                      "radio can tune (%u MHz)", p->model->name, from, f);
         return;
     }
     if (f != p->freq_mhz) {
@@ -131,8 +130,8 @@ static void bcm_phy_data_write(PhyState *p, uint16_t v)
     uint16_t old;
 
     if (p->phy_addr >= BCM_PHY_REGS) {
-        qemu_log_mask(LOG_GUEST_ERROR, "bcm4331: PHY address 0x%x beyond "
-                      "0xfff, using 0x%x\n", p->phy_addr, a);
+        BCM_GUEST_ERR(bcm4331_phy_ub_addr, "PHY address 0x%x beyond 0xfff, "
+                      "using 0x%x", p->phy_addr, a);
     }
     trace_bcm4331_phy_write(a, v);
     switch (a) {
