@@ -3,7 +3,7 @@
 #
 # The test command: installs what is missing, builds QEMU with the device
 # (normal and ASan/UBSan) and its libFuzzer binary, the guest image, then
-# runs every suite (unit, qtest, fuzz corpus replay, guest).
+# runs every suite (unit, qtest, fuzz corpus replay, guest, static).
 #
 #   scripts/test.sh                 all suites
 #   scripts/test.sh qtest guest     only these meson suites
