@@ -138,7 +138,11 @@ addresses, sequence control, information elements, channel <->
 frequency, rates), 802.11b/g frame durations (airtime.c), the encoding
 of frames exchanged between QEMU processes (air-proto.c), and WEP, TKIP,
 CCMP, the WPA2-PSK key derivation and the RFC 3394 key wrap (crypto.c,
-on QEMU's AES and GLib's HMAC: no crypto backend needed)."
+on QEMU's AES and GLib's HMAC: no crypto backend needed).  Besides them
+deferred.c: work a device does \"at once, not in the caller\" as a
+virtual-clock timer due now with its owner's reentrancy guard engaged
+(a guarded bottom half's role, but repeatable under -icount and
+record/replay)."
 
 commit wifi-medium "hw/net/wifi: a simulated 802.11 medium
 

@@ -15,8 +15,9 @@
 
 #include "hw/pci/pci_device.h"
 #include "hw/net/bcm4331/d11-regs.h"
-#include "hw/net/wifi/medium.h"
+#include "hw/net/wifi/medium.h"    /* WIFI_MAX_FRAME */
 #include "hw/net/wifi/crypto.h"
+#include "hw/net/wifi/deferred.h"
 #include "bcm-common.h"
 
 /* the largest frame an engine gathers, and what encryption may append */

@@ -22,6 +22,7 @@
 #include "hw/qdev-core.h"
 #include "medium-int.h"
 #include "hw/net/wifi/air-proto.h"
+#include "hw/net/wifi/deferred.h"
 #include <zlib.h>
 #include "trace.h"
 
@@ -48,67 +49,6 @@ static void wifi_medium_deliver(void *opaque)
     }
     if (!QSIMPLEQ_EMPTY(&c->rxq)) {
         wifi_deferred_schedule(c->rx_work);
-    }
-}
-
-struct WifiDeferred {
-    QEMUTimer timer;
-    void (*cb)(void *opaque);
-    void *opaque;
-    MemReentrancyGuard *guard;
-};
-
-static void wifi_deferred_run(void *opaque)
-{
-    WifiDeferred *w = opaque;
-    MemReentrancyGuard *g = w->guard;
-    void (*cb)(void *opaque) = w->cb;
-    bool engaged = g->engaged_in_io;
-
-    g->engaged_in_io = true;
-    cb(w->opaque);              /* may free @w: not touched after this */
-    g->engaged_in_io = engaged;
-}
-
-WifiDeferred *wifi_deferred_new(void (*cb)(void *opaque), void *opaque,
-                                MemReentrancyGuard *guard)
-{
-    WifiDeferred *w = g_new0(WifiDeferred, 1);
-
-    w->cb = cb;
-    w->opaque = opaque;
-    w->guard = guard;
-    timer_init_ns(&w->timer, QEMU_CLOCK_VIRTUAL, wifi_deferred_run, w);
-    return w;
-}
-
-void wifi_deferred_schedule(WifiDeferred *w)
-{
-    if (!timer_pending(&w->timer)) {
-        timer_mod(&w->timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
-    }
-}
-
-void wifi_deferred_run_now(WifiDeferred *w)
-{
-    if (w->guard->engaged_in_io) {
-        wifi_deferred_schedule(w);
-        return;
-    }
-    timer_del(&w->timer);
-    wifi_deferred_run(w);
-}
-
-void wifi_deferred_cancel(WifiDeferred *w)
-{
-    timer_del(&w->timer);
-}
-
-void wifi_deferred_free(WifiDeferred *w)
-{
-    if (w) {
-        timer_del(&w->timer);
-        g_free(w);
     }
 }
 

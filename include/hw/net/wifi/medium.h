@@ -22,6 +22,7 @@
 #include "hw/qdev-core.h"
 #include "net/net.h"
 #include "hw/net/wifi/airtime.h"
+#include "hw/net/wifi/deferred.h"
 #include "hw/net/wifi/ieee80211.h"
 
 #define TYPE_WIFI_MEDIUM "wifi-medium"
@@ -126,27 +127,6 @@ typedef struct WifiMediumClientOps {
 
 /* one transmission, airtime on (local with its retries, or remote) */
 typedef struct WifiTxJob WifiTxJob;
-
-/*
- * Work a device model does "at once, but not in the caller" (a bottom
- * half's role), made deterministic: a QEMU_CLOCK_VIRTUAL timer that
- * expires at the current virtual time.  With -icount the vCPU thread runs
- * it at a fixed instruction count, and under record/replay it runs at a
- * replay checkpoint; a bottom half would run whenever the main loop gets
- * to it.  @guard (the owner's reentrancy guard) is engaged while @cb runs,
- * as a guarded bottom half's.  @cb may free the WifiDeferred.
- */
-typedef struct WifiDeferred WifiDeferred;
-WifiDeferred *wifi_deferred_new(void (*cb)(void *opaque), void *opaque,
-                                MemReentrancyGuard *guard);
-void wifi_deferred_schedule(WifiDeferred *w);
-/*
- * Run @w's work now, from a timer of its owner, guard engaged (or, when
- * the owner is inside its own I/O, schedule it instead).
- */
-void wifi_deferred_run_now(WifiDeferred *w);
-void wifi_deferred_cancel(WifiDeferred *w);
-void wifi_deferred_free(WifiDeferred *w);
 
 typedef struct WifiQueuedFrame {
     QSIMPLEQ_ENTRY(WifiQueuedFrame) next;
