@@ -59,8 +59,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define KI_SECURE           0x0200
 #define KI_ENC_DATA         0x1000
 /* EAPOL header (4) + descriptor up to the key data length (95) */
-#define EAPOL_KEY_LEN       99
-#define EAPOL_MIC_OFF       81
+#define EAPOL_KEY_LEN       (sizeof(struct ieee8021x_hdr) + \
+                             sizeof(struct ieee80211_eapol_key))
+/* the MIC's offset from the EAPOL header */
+#define EAPOL_MIC_OFF       (sizeof(struct ieee8021x_hdr) + \
+                             offsetof(struct ieee80211_eapol_key, key_mic))
 #define WPA_GTK_IDX         1
 #define WPA_RETRIES         4
 
@@ -134,7 +137,6 @@ struct WifiApState {
 
 #define WIFI_RSN_IE_LEN     22
 extern const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN];
-extern const uint8_t rfc1042[6];
 
 /* ap.c */
 const uint8_t *wifi_ap_bssid(WifiApState *s);

@@ -39,6 +39,7 @@
 #include "hw/net/wifi/per.h"
 #include "qapi/qapi-events-wifi.h"
 #include "qemu/guest-random.h"
+#include "net/eth.h"
 #include "ap-int.h"
 #include "trace.h"
 
@@ -48,7 +49,6 @@ static const uint8_t wifi_rates[] = {
     0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24,     /* 1..18 Mb/s */
 };
 static const uint8_t wifi_ext_rates[] = { 0x30, 0x48, 0x60, 0x6c };
-const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
 
 static uint32_t wifi_ap_freq(WifiApState *s)
 {
@@ -142,7 +142,8 @@ bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
 /* capability information: ESS, short slot time, privacy with WPA2 */
 static uint16_t wifi_ap_capab(WifiApState *s)
 {
-    return 0x0401 | (s->passphrase ? 0x0010 : 0);
+    return IEEE80211_CAPAB_ESS | IEEE80211_CAPAB_SHORT_SLOT |
+           (s->passphrase ? IEEE80211_CAPAB_PRIVACY : 0);
 }
 
 /* body of beacons and probe responses (IEEE 802.11-2020 9.3.3.2) */
@@ -152,11 +153,12 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
     uint8_t ch = s->channel;
     static const uint8_t tim[4] = { 0, 1, 0, 0 };   /* DTIM every beacon */
     uint8_t erp = 0;                                /* no protection */
+    struct ieee80211_beacon_fixed *fx = (struct ieee80211_beacon_fixed *)p;
 
-    stq_le_p(p, wifi_ap_tsf(s));
-    stw_le_p(p + 8, s->beacon_int);
-    stw_le_p(p + 10, wifi_ap_capab(s));
-    n = 12;
+    stq_le_p(&fx->timestamp, wifi_ap_tsf(s));
+    stw_le_p(&fx->beacon_int, s->beacon_int);
+    stw_le_p(&fx->capab, wifi_ap_capab(s));
+    n = sizeof(*fx);
     n += ieee80211_put_ie(p + n, IEEE80211_EID_SSID, s->ssid, strlen(s->ssid));
     n += ieee80211_put_ie(p + n, IEEE80211_EID_RATES, wifi_rates,
                           sizeof(wifi_rates));
@@ -210,21 +212,22 @@ static void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype,
 static void wifi_ap_assoc_refuse(WifiApState *s, unsigned subtype,
                                  const uint8_t *da, uint16_t status)
 {
-    uint8_t resp[6];
+    struct ieee80211_assoc_resp resp;
 
-    stw_le_p(resp, wifi_ap_capab(s));
-    stw_le_p(resp + 2, status);
-    stw_le_p(resp + 4, 0);
+    stw_le_p(&resp.capab, wifi_ap_capab(s));
+    stw_le_p(&resp.status, status);
+    stw_le_p(&resp.aid, 0);
     trace_wifi_ap_assoc(s->ssid, MAC_ARG(da), 0, status);
-    wifi_ap_send_mgmt(s, subtype, da, resp, sizeof(resp));
+    wifi_ap_send_mgmt(s, subtype, da, (const uint8_t *)&resp, sizeof(resp));
 }
 
 void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
 {
-    uint8_t body[2];
+    struct ieee80211_deauth body;
 
-    stw_le_p(body, reason);
-    wifi_ap_send_mgmt(s, IEEE80211_STYPE_DEAUTH, da, body, sizeof(body));
+    stw_le_p(&body.reason, reason);
+    wifi_ap_send_mgmt(s, IEEE80211_STYPE_DEAUTH, da, (const uint8_t *)&body,
+                      sizeof(body));
 }
 
 /* ---- stations ------------------------------------------------------ */
@@ -502,18 +505,20 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         return;
     }
     case IEEE80211_STYPE_AUTH: {
+        const struct ieee80211_auth *req = (const struct ieee80211_auth *)body;
+        struct ieee80211_auth *ar = (struct ieee80211_auth *)resp;
         uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
 
-        if (end - body < 6) {
+        if (end - body < sizeof(*req)) {
             trace_wifi_ap_ub_frame(s->ssid, "short auth", len);
             return;
         }
-        alg = lduw_le_p(body);
-        seq = lduw_le_p(body + 2);
+        alg = lduw_le_p(&req->alg);
+        seq = lduw_le_p(&req->seq);
         if (seq != 1) {
             return;
         }
-        if (alg != 0) {
+        if (alg != IEEE80211_AUTH_ALG_OPEN) {
             status = WLAN_STATUS_NOT_SUPPORTED_ALG;
         } else {
             sta = wifi_ap_sta(s, sa, true);
@@ -527,15 +532,19 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
             }
         }
         trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
-        stw_le_p(resp, alg);
-        stw_le_p(resp + 2, 2);
-        stw_le_p(resp + 4, status);
-        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, 6);
+        stw_le_p(&ar->alg, alg);
+        stw_le_p(&ar->seq, 2);
+        stw_le_p(&ar->status, status);
+        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, sizeof(*ar));
         return;
     }
     case IEEE80211_STYPE_ASSOC_REQ:
     case IEEE80211_STYPE_REASSOC_REQ: {
-        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ? 4 : 10;
+        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ?
+                       sizeof(struct ieee80211_assoc_req) :
+                       sizeof(struct ieee80211_reassoc_req);
+        struct ieee80211_assoc_resp *ar = (struct ieee80211_assoc_resp *)resp;
+        const struct ieee80211_rsn_ie1 *rsn, *ours;
         const uint8_t *ie;
 
         sta = wifi_ap_sta(s, sa, false);
@@ -556,9 +565,15 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         if (s->passphrase) {
             /* WPA2: the station must ask for what we offer (RSN, CCMP) */
             ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_RSN);
-            if (!ie || ie[1] < 18 || memcmp(ie + 4, wifi_rsn_ie + 4, 4) ||
-                memcmp(ie + 10, wifi_rsn_ie + 10, 4) ||
-                memcmp(ie + 16, wifi_rsn_ie + 16, 4)) {
+            rsn = (const struct ieee80211_rsn_ie1 *)ie;
+            ours = (const struct ieee80211_rsn_ie1 *)wifi_rsn_ie;
+            /* the element is there up to and with its AKM suite */
+            if (!ie ||
+                ie[1] < offsetof(struct ieee80211_rsn_ie1, capab) - 2 ||
+                memcmp(&rsn->group, &ours->group, sizeof(rsn->group)) ||
+                memcmp(&rsn->pairwise, &ours->pairwise,
+                       sizeof(rsn->pairwise)) ||
+                memcmp(&rsn->akm, &ours->akm, sizeof(rsn->akm))) {
                 wifi_ap_assoc_refuse(s, subtype + 1, sa,
                                      WLAN_STATUS_INVALID_IE);
                 return;
@@ -573,10 +588,10 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         }
         sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         sta->polled = false;
-        stw_le_p(resp, wifi_ap_capab(s));
-        stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
-        stw_le_p(resp + 4, sta->aid | 0xc000);
-        n = 6;
+        stw_le_p(&ar->capab, wifi_ap_capab(s));
+        stw_le_p(&ar->status, WLAN_STATUS_SUCCESS);
+        stw_le_p(&ar->aid, sta->aid | IEEE80211_AID_FLAGS);
+        n = sizeof(*ar);
         n += ieee80211_put_ie(resp + n, IEEE80211_EID_RATES, wifi_rates,
                               sizeof(wifi_rates));
         n += ieee80211_put_ie(resp + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
@@ -593,8 +608,12 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
     case IEEE80211_STYPE_DEAUTH:
         sta = wifi_ap_sta(s, sa, false);
         if (sta) {
+            const struct ieee80211_deauth *d =
+                (const struct ieee80211_deauth *)body;
+
             trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
-                                 end - body >= 2 ? lduw_le_p(body) : 0);
+                                 end - body >= sizeof(*d) ?
+                                 lduw_le_p(&d->reason) : 0);
             wifi_ap_sta_left(s, sta, subtype == IEEE80211_STYPE_DEAUTH ?
                                      "deauthenticated" : "disassociated");
             sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
@@ -707,15 +726,18 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
 {
     WifiApState *s = qemu_get_nic_opaque(nc);
     uint8_t f[WIFI_MAX_FRAME];
-    const uint8_t *da = buf, *sa = buf + 6;
+    struct ieee80211_llc_snap *llc = (struct ieee80211_llc_snap *)f;
+    /* the Ethernet header: destination, source, ethertype */
+    const uint8_t *da = buf, *sa = buf + ETH_ALEN;
     WifiApSta *sta = NULL;
     bool acked;
 
     if (!size) {
         return -1;      /* dropped (0 would stop the netdev's deliveries) */
     }
-    if (size < 14 || size - 14 > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - 8 -
-                                 WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
+    if (size < ETH_HLEN ||
+        size - ETH_HLEN > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - sizeof(*llc) -
+                          WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
         return size;    /* consumed: nothing to bridge */
     }
     if (!ieee80211_is_group(da)) {
@@ -724,10 +746,10 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
             return size;
         }
     }
-    memcpy(f, rfc1042, 6);
-    memcpy(f + 6, buf + 12, 2);
-    memcpy(f + 8, buf + 14, size - 14);
-    acked = wifi_ap_send_data(s, da, sa, f, 8 + size - 14, false);
+    ieee80211_put_llc_snap(llc, lduw_be_p(buf + 2 * ETH_ALEN));
+    memcpy(llc + 1, buf + ETH_HLEN, size - ETH_HLEN);
+    acked = wifi_ap_send_data(s, da, sa, f, sizeof(*llc) + size - ETH_HLEN,
+                              false);
     trace_wifi_ap_from_net(s->ssid, MAC_ARG(da), size, acked);
     return size;
 }
