@@ -101,6 +101,7 @@ typedef struct WifiApSta {
      */
     uint16_t last_sc[17];
     uint32_t sc_valid;
+    WifiApWpa wpa;              /* WPA2: the 4-way handshake, its keys */
 } WifiApSta;
 
 /* airtime on: what each frame in the medium's TX queue is (tx_done) */
@@ -132,7 +133,6 @@ struct WifiApState {
     uint8_t gtk[16];
     uint64_t gtk_pn;
     QEMUTimer *eapol_timer;
-    WifiApWpa wpa[WIFI_AP_MAX_STA];
 };
 
 #define WIFI_RSN_IE_LEN     22
@@ -148,7 +148,6 @@ size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
                 const uint8_t *a3);
 bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len, uint16_t rate_500k);
 void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason);
-WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta);
 WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
 
 /* ap-wpa.c */

@@ -61,7 +61,7 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
             keyid = WPA_GTK_IDX;
         } else {
             WifiApSta *sta = wifi_ap_sta(s, da, false);
-            WifiApWpa *w = sta ? wifi_ap_wpa(s, sta) : NULL;
+            WifiApWpa *w = sta ? &sta->wpa : NULL;
 
             if (!w || w->state != WPA_DONE) {
                 return false;           /* port not authorized */
@@ -106,7 +106,7 @@ QEMU_BUILD_BUG_ON(offsetof(WifiApEapolKeyFrame, key.key_mic) -
 /* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
 static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    WifiApWpa *w = &sta->wpa;
     WifiApEapolKeyFrame b;
     struct ieee80211_eapol_key *k = &b.key;
     uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
@@ -177,7 +177,7 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
 
 void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    WifiApWpa *w = &sta->wpa;
 
     memset(w, 0, sizeof(*w));
     qemu_guest_getrandom_nofail(w->anonce, sizeof(w->anonce));
@@ -192,7 +192,7 @@ void wifi_ap_eapol_timer(void *opaque)
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        WifiApWpa *w = &s->wpa[i];
+        WifiApWpa *w = &s->sta[i].wpa;
 
         if (w->state != WPA_MSG1 && w->state != WPA_MSG3) {
             continue;
@@ -232,7 +232,7 @@ static bool wifi_ap_eapol_mic_ok(const uint8_t *kck, const uint8_t *e,
 static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
                              const uint8_t *e, size_t len)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    WifiApWpa *w = &sta->wpa;
     const struct ieee8021x_hdr *eh = (const struct ieee8021x_hdr *)e;
     const struct ieee80211_eapol_key *k =
         (const struct ieee80211_eapol_key *)(eh + 1);
@@ -354,7 +354,7 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
         return;
     }
-    w = wifi_ap_wpa(s, sta);
+    w = &sta->wpa;
     if (f[1] & IEEE80211_FC1_PROTECTED) {
         uint64_t pn;
 

@@ -232,11 +232,6 @@ void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
 
 /* ---- stations ------------------------------------------------------ */
 
-WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
-{
-    return &s->wpa[sta - s->sta];
-}
-
 static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
                              const char *why, const char *event);
 
@@ -303,7 +298,7 @@ static WifiApEvictClass wifi_ap_evict_class(WifiApState *s, WifiApSta *sta,
     }
     *since = sta->active_ns;
     if (s->passphrase) {
-        uint8_t w = wifi_ap_wpa(s, sta)->state;
+        uint8_t w = sta->wpa.state;
 
         return w == WPA_MSG3 || w == WPA_DONE ? WIFI_AP_EVICT_NEVER
                                               : WIFI_AP_EVICT_HANDSHAKE;
@@ -404,7 +399,7 @@ static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
     wifi_ap_sta_left(s, sta, event);
 
     trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(sta->addr), why);
-    memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+    memset(&sta->wpa, 0, sizeof(sta->wpa));
     sta->state = STA_NONE;
     sta->polled = false;
 }
@@ -528,7 +523,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 wifi_ap_sta_left(s, sta, "reauthenticated");
                 sta->state = STA_AUTH;     /* (re)authentication */
                 sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-                memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+                memset(&sta->wpa, 0, sizeof(sta->wpa));
             }
         }
         trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
@@ -618,7 +613,7 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                                      "deauthenticated" : "disassociated");
             sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
                                                            : STA_AUTH;
-            memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+            memset(&sta->wpa, 0, sizeof(sta->wpa));
         }
         return;
     default:
@@ -770,8 +765,7 @@ static void wifi_ap_reset_hold(Object *obj, ResetType type)
     for (unsigned i = 0; i < WIFI_AP_MAX_STA; i++) {
         wifi_ap_sta_left(s, &s->sta[i], "reset");
     }
-    memset(s->sta, 0, sizeof(s->sta));
-    memset(s->wpa, 0, sizeof(s->wpa));
+    memset(s->sta, 0, sizeof(s->sta));         /* and their WPA state */
     s->seq = 0;
     s->gtk_pn = 0;
     qemu_guest_getrandom_nofail(s->gtk, sizeof(s->gtk));
@@ -885,7 +879,7 @@ static int wifi_ap_post_load(void *opaque, int version_id)
     WifiApState *s = opaque;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        if (s->sta[i].state > STA_ASSOC || s->wpa[i].state > WPA_DONE) {
+        if (s->sta[i].state > STA_ASSOC || s->sta[i].wpa.state > WPA_DONE) {
             return -EINVAL;
         }
     }
@@ -907,6 +901,22 @@ static const VMStateDescription vmstate_wifi_ap_wpa_sta = {
         VMSTATE_UINT64(tx_pn, WifiApWpa),
         VMSTATE_UINT64(rx_pn, WifiApWpa),
         VMSTATE_INT64(deadline, WifiApWpa),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * A station's WPA state, in the stream as it was when it was an array of
+ * its own beside the station table (WifiApState.wpa[32]): the same fields
+ * in the same order for each of the 32 entries; only this description is
+ * new, and a VMSTATE_STRUCT writes no name or header of its own.
+ */
+static const VMStateDescription vmstate_wifi_ap_sta_wpa = {
+    .name = "wifi-ap-sta-wpa",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(wpa, WifiApSta, 1, vmstate_wifi_ap_wpa_sta, WifiApWpa),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -983,8 +993,8 @@ static const VMStateDescription vmstate_wifi_ap_wpa = {
         VMSTATE_UINT8_ARRAY(gtk, WifiApState, 16),
         VMSTATE_UINT64(gtk_pn, WifiApState),
         VMSTATE_TIMER_PTR(eapol_timer, WifiApState),
-        VMSTATE_STRUCT_ARRAY(wpa, WifiApState, WIFI_AP_MAX_STA, 1,
-                             vmstate_wifi_ap_wpa_sta, WifiApWpa),
+        VMSTATE_STRUCT_ARRAY(sta, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_sta_wpa, WifiApSta),
         VMSTATE_END_OF_LIST()
     },
 };
