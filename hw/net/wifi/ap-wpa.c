@@ -16,7 +16,7 @@
 #include "qemu/guest-random.h"
 #include "net/eth.h"
 #include "hw/net/wifi/crypto.h"
-#include "ap-int.h"
+#include "ap-wpa.h"
 #include "trace.h"
 
 QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_ccmp_hdr) != WIFI_CCMP_HDR_LEN);

@@ -1,15 +1,22 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The virtual access point's state, shared by ap.c (beacons, MLME,
- * stations, the device) and ap-wpa.c (data frames, WPA2-PSK).  Private to
- * hw/net/wifi/.
+ * The virtual access point's state and its lower layer, ap-bss.c: the
+ * station table and the frame senders.  The layers, each calling only
+ * those below it:
+ *
+ *   ap.c       beacons, MLME, station aging, the device (QOM, reset,
+ *              migration), the bridge from the netdev
+ *   ap-wpa.c   data frames, WPA2-PSK (ap-wpa.h)
+ *   ap-bss.c   the BSS, the station table, the frame senders (this file)
+ *
+ * Private to hw/net/wifi/.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
-#ifndef HW_NET_WIFI_AP_INT_H
-#define HW_NET_WIFI_AP_INT_H
+#ifndef HW_NET_WIFI_AP_BSS_H
+#define HW_NET_WIFI_AP_BSS_H
 
 #include "qemu/timer.h"
 #include "net/net.h"
@@ -26,7 +33,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
  * deauthenticated if it does not acknowledge it; an entry that is
  * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
  * (30 s).  When the table is full, a new authentication takes the slot of
- * a station chosen by wifi_ap_evict() (ap.c) instead of being refused.
+ * a station chosen by wifi_ap_evict() (ap-bss.c) instead of being refused.
  */
 #define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
 #define WIFI_AP_RETRIES     4
@@ -135,27 +142,30 @@ struct WifiApState {
     QEMUTimer *eapol_timer;
 };
 
-#define WIFI_RSN_IE_LEN     22
-extern const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN];
-
-/* ap.c */
+/* the BSS */
+uint32_t wifi_ap_freq(WifiApState *s);
 const uint8_t *wifi_ap_bssid(WifiApState *s);
-uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
-void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
-void wifi_ap_sta_passed_data(WifiApSta *sta);
+uint16_t wifi_ap_capab(WifiApState *s);
+
+/* frame senders */
 size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
                 uint8_t fc1, const uint8_t *a1, const uint8_t *a2,
                 const uint8_t *a3);
+bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
+                       uint16_t rate_500k, uint8_t tag);
 bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len, uint16_t rate_500k);
+uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
+void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype, const uint8_t *da,
+                       const uint8_t *body, size_t blen);
 void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason);
-WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
 
-/* ap-wpa.c */
-bool wifi_ap_send_data(WifiApState *s, const uint8_t *da, const uint8_t *sa,
-                       const uint8_t *body, size_t blen, bool plain);
-void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta);
-void wifi_ap_eapol_timer(void *opaque);
-void wifi_ap_rx_data(WifiApState *s, unsigned subtype, const uint8_t *f,
-                     size_t len);
+/* the station table */
+WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
+void wifi_ap_sta_event(WifiApState *s, WifiApSta *sta, bool joined,
+                       const char *why);
+void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
+void wifi_ap_sta_passed_data(WifiApSta *sta);
+void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta, const char *why,
+                      const char *event);
 
 #endif
