@@ -38,7 +38,7 @@ size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
 {
     f[0] = IEEE80211_FC0(type, subtype);
     f[1] = fc1;
-    stw_le_p(f + 2, 0);
+    stw_le_p(f + IEEE80211_DURATION_OFF, 0);
     memcpy(f + IEEE80211_ADDR1_OFF, a1, IEEE80211_ADDR_LEN);
     memcpy(f + IEEE80211_ADDR2_OFF, a2, IEEE80211_ADDR_LEN);
     memcpy(f + IEEE80211_ADDR3_OFF, a3, IEEE80211_ADDR_LEN);

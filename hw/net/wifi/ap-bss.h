@@ -72,6 +72,11 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define EAPOL_MIC_OFF       (sizeof(struct ieee8021x_hdr) + \
                              offsetof(struct ieee80211_eapol_key, key_mic))
 #define WPA_GTK_IDX         1
+/* the PTK of CCMP (12.7.1.3): KCK (the MIC's key), KEK (key wrap), TK */
+#define WPA_PTK_LEN         48
+#define WPA_PTK_KEK_OFF     16
+#define WPA_PTK_TK_OFF      32
+#define WPA_NONCE_LEN       32
 #define WPA_RETRIES         4
 
 enum { WPA_IDLE, WPA_MSG1, WPA_MSG3, WPA_DONE };
@@ -81,8 +86,8 @@ typedef struct WifiApWpa {
     uint8_t state;
     uint8_t tries;
     uint64_t replay;
-    uint8_t anonce[32];
-    uint8_t ptk[48];            /* KCK | KEK | TK */
+    uint8_t anonce[WPA_NONCE_LEN];
+    uint8_t ptk[WPA_PTK_LEN];   /* KCK | KEK | TK */
     uint64_t tx_pn;
     uint64_t rx_pn;
     int64_t deadline;           /* retransmit the last message then */

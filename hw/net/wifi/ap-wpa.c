@@ -66,7 +66,7 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
             if (!w || w->state != WPA_DONE) {
                 return false;           /* port not authorized */
             }
-            key = w->ptk + 32;
+            key = w->ptk + WPA_PTK_TK_OFF;
             pn = ++w->tx_pn;
         }
     }
@@ -142,7 +142,7 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
         while (n % 8) {
             kd[n++] = 0;
         }
-        wifi_aes_wrap(w->ptk + 16, kd, n, b.key_data);
+        wifi_aes_wrap(w->ptk + WPA_PTK_KEK_OFF, kd, n, b.key_data);
         kdl = n + 8;
         info |= KI_INSTALL | KI_MIC | KI_SECURE | KI_ENC_DATA;
         for (int i = 0; i < 6; i++) {
@@ -265,16 +265,25 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
         /* message 2: PTK = PRF-384(PMK, "Pairwise key expansion", ...) */
         const uint8_t *aa = wifi_ap_bssid(s), *spa = sta->addr;
         const uint8_t *snonce = k->key_nonce;
-        uint8_t data[76], ptk[48];
-        bool a_first = memcmp(aa, spa, 6) < 0;
-        bool an_first = memcmp(w->anonce, snonce, 32) < 0;
+        /* Min(AA, SPA) || Max(AA, SPA) || Min(ANonce, SNonce) || Max(...) */
+        struct QEMU_PACKED {
+            uint8_t addr_min[IEEE80211_ADDR_LEN];
+            uint8_t addr_max[IEEE80211_ADDR_LEN];
+            uint8_t nonce_min[WPA_NONCE_LEN];
+            uint8_t nonce_max[WPA_NONCE_LEN];
+        } data;
+        uint8_t ptk[WPA_PTK_LEN];
+        bool a_first = memcmp(aa, spa, IEEE80211_ADDR_LEN) < 0;
+        bool an_first = memcmp(w->anonce, snonce, WPA_NONCE_LEN) < 0;
 
-        memcpy(data, a_first ? aa : spa, 6);
-        memcpy(data + 6, a_first ? spa : aa, 6);
-        memcpy(data + 12, an_first ? w->anonce : snonce, 32);
-        memcpy(data + 44, an_first ? snonce : w->anonce, 32);
+        QEMU_BUILD_BUG_ON(sizeof(data) != 76);
+        QEMU_BUILD_BUG_ON(sizeof(k->key_nonce) != WPA_NONCE_LEN);
+        memcpy(data.addr_min, a_first ? aa : spa, IEEE80211_ADDR_LEN);
+        memcpy(data.addr_max, a_first ? spa : aa, IEEE80211_ADDR_LEN);
+        memcpy(data.nonce_min, an_first ? w->anonce : snonce, WPA_NONCE_LEN);
+        memcpy(data.nonce_max, an_first ? snonce : w->anonce, WPA_NONCE_LEN);
         wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
-                      data, sizeof(data), ptk, sizeof(ptk));
+                      (const uint8_t *)&data, sizeof(data), ptk, sizeof(ptk));
         if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
             trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2,
                               "bad MIC (passphrase?)");
@@ -369,7 +378,8 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
             return;
         }
         memcpy(plain, f, len);
-        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + 32, plain, len)) {
+        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + WPA_PTK_TK_OFF, plain,
+                          len)) {
             trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
                                    len);
             return;

@@ -369,7 +369,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
     }
     type = ieee80211_type(f);
     subtype = ieee80211_subtype(f);
-    if ((f[0] & 3) != 0) {
+    if ((f[0] & IEEE80211_FC0_VERSION_MASK) != 0) {
         trace_wifi_ap_ub_frame(s->ssid, "protocol version", len);
         return;
     }

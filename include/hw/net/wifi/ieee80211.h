@@ -21,6 +21,7 @@
 /* ---- frame control (9.2.4.1) ------------------------------------------ */
 
 /* first byte: protocol version, type, subtype */
+#define IEEE80211_FC0_VERSION_MASK      0x03
 #define IEEE80211_FC0_TYPE_MASK         0x0c
 #define IEEE80211_FC0_TYPE_SHIFT        2
 #define IEEE80211_FC0_SUBTYPE_SHIFT     4
@@ -69,6 +70,7 @@
 /* ---- header layout (9.3) ---------------------------------------------- */
 
 #define IEEE80211_ADDR_LEN              6
+#define IEEE80211_DURATION_OFF          2
 #define IEEE80211_ADDR1_OFF             4       /* RA / DA */
 #define IEEE80211_ADDR2_OFF             10      /* TA / SA */
 #define IEEE80211_ADDR3_OFF             16
