@@ -14,9 +14,13 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qemu/guest-random.h"
+#include "net/eth.h"
 #include "hw/net/wifi/crypto.h"
-#include "ap-int.h"
+#include "ap-wpa.h"
 #include "trace.h"
+
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_ccmp_hdr) != WIFI_CCMP_HDR_LEN);
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_rsn_ie1) != WIFI_RSN_IE_LEN);
 
 /* RSN element: CCMP group and pairwise, PSK (IEEE 802.11-2020 9.4.2.24) */
 const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN] = {
@@ -57,12 +61,12 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
             keyid = WPA_GTK_IDX;
         } else {
             WifiApSta *sta = wifi_ap_sta(s, da, false);
-            WifiApWpa *w = sta ? wifi_ap_wpa(s, sta) : NULL;
+            WifiApWpa *w = sta ? &sta->wpa : NULL;
 
             if (!w || w->state != WPA_DONE) {
                 return false;           /* port not authorized */
             }
-            key = w->ptk + 32;
+            key = w->ptk + WPA_PTK_TK_OFF;
             pn = ++w->tx_pn;
         }
     }
@@ -70,12 +74,15 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
                  IEEE80211_FC1_FROMDS | (key ? IEEE80211_FC1_PROTECTED : 0), da,
                  wifi_ap_bssid(s), sa);
     if (key) {
-        f[n] = pn;
-        f[n + 1] = pn >> 8;
-        f[n + 2] = 0;
-        f[n + 3] = 0x20 | keyid << 6;   /* ExtIV, key ID */
-        stl_le_p(f + n + 4, pn >> 16);
-        n += WIFI_CCMP_HDR_LEN;
+        struct ieee80211_ccmp_hdr *ch = (struct ieee80211_ccmp_hdr *)(f + n);
+
+        ch->pn0 = pn;
+        ch->pn1 = pn >> 8;
+        ch->rsvd = 0;
+        ch->keyid = IEEE80211_CCMP_EXT_IV |
+                    keyid << IEEE80211_CCMP_KEYID_SHIFT;
+        stl_le_p(&ch->pn2_5, pn >> 16);
+        n += sizeof(*ch);
     }
     memcpy(f + n, body, blen);
     n += blen;
@@ -85,56 +92,76 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da,
     return wifi_ap_tx(s, f, n, wifi_ap_data_rate(s, da, n));
 }
 
+/* an EAPOL-Key frame in a data frame's body, key data at most 64 bytes */
+typedef struct QEMU_PACKED WifiApEapolKeyFrame {
+    struct ieee80211_llc_snap llc;
+    struct ieee8021x_hdr eapol;
+    struct ieee80211_eapol_key key;
+    uint8_t key_data[64];
+} WifiApEapolKeyFrame;
+
+QEMU_BUILD_BUG_ON(offsetof(WifiApEapolKeyFrame, key.key_mic) -
+                  offsetof(WifiApEapolKeyFrame, eapol) != EAPOL_MIC_OFF);
+
 /* EAPOL-Key message 1 or 3 of the 4-way handshake to @sta */
 static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
-    uint8_t b[8 + EAPOL_KEY_LEN + 64] = { 0 };
-    uint8_t *e = b + 8, *k = e + 4;
+    WifiApWpa *w = &sta->wpa;
+    WifiApEapolKeyFrame b;
+    struct ieee80211_eapol_key *k = &b.key;
     uint16_t info = KI_VER_AES_SHA1 | KI_PAIRWISE | KI_ACK;
     size_t kdl = 0;
 
-    memcpy(b, rfc1042, 6);
-    stw_be_p(b + 6, ETH_P_PAE);
+    memset(&b, 0, sizeof(b));
+    ieee80211_put_llc_snap(&b.llc, ETH_P_PAE);
     w->replay++;
     if (w->state == WPA_MSG3) {
         /* key data: our RSN element, the GTK KDE, padding; wrapped */
         uint8_t kd[48];
+        struct ieee80211_gtk_kde *gk =
+            (struct ieee80211_gtk_kde *)(kd + sizeof(wifi_rsn_ie));
         size_t n = sizeof(wifi_rsn_ie);
 
+        QEMU_BUILD_BUG_ON(ROUND_UP(sizeof(wifi_rsn_ie) +
+                                   sizeof(struct ieee80211_gtk_kde) + 1, 8) >
+                          sizeof(kd));
+        QEMU_BUILD_BUG_ON(sizeof(kd) + 8 > sizeof(b.key_data));
         memcpy(kd, wifi_rsn_ie, n);
-        kd[n++] = IEEE80211_EID_VENDOR;
-        kd[n++] = 22;
-        kd[n++] = 0x00;
-        kd[n++] = 0x0f;
-        kd[n++] = 0xac;
-        kd[n++] = 1;                    /* GTK KDE */
-        kd[n++] = WPA_GTK_IDX;
-        kd[n++] = 0;
-        memcpy(kd + n, s->gtk, 16);
-        n += 16;
+        gk->hdr.eid = IEEE80211_EID_VENDOR;
+        gk->hdr.len = sizeof(*gk) - 2;
+        gk->hdr.oui[0] = 0x00;
+        gk->hdr.oui[1] = 0x0f;
+        gk->hdr.oui[2] = 0xac;
+        gk->hdr.type = IEEE80211_KDE_GTK;
+        gk->keyid = WPA_GTK_IDX;
+        gk->rsvd = 0;
+        memcpy(gk->gtk, s->gtk, sizeof(gk->gtk));
+        n += sizeof(*gk);
+        /* padding (12.7.2): 0xdd, then zeros to a multiple of 8 */
         kd[n++] = IEEE80211_EID_VENDOR;
         while (n % 8) {
             kd[n++] = 0;
         }
-        wifi_aes_wrap(w->ptk + 16, kd, n, k + 95);
+        wifi_aes_wrap(w->ptk + WPA_PTK_KEK_OFF, kd, n, b.key_data);
         kdl = n + 8;
         info |= KI_INSTALL | KI_MIC | KI_SECURE | KI_ENC_DATA;
         for (int i = 0; i < 6; i++) {
-            k[61 + i] = s->gtk_pn >> (8 * i);   /* key RSC of the GTK */
+            /* key RSC of the GTK */
+            k->key_rsc[i] = s->gtk_pn >> (8 * i);
         }
     }
-    e[0] = 2;                           /* 802.1X-2004 */
-    e[1] = 3;                           /* EAPOL-Key */
-    stw_be_p(e + 2, 95 + kdl);
-    k[0] = 2;                           /* RSN key descriptor */
-    stw_be_p(k + 1, info);
-    stw_be_p(k + 3, 16);                /* CCMP key length */
-    stq_be_p(k + 5, w->replay);
-    memcpy(k + 13, w->anonce, 32);
-    stw_be_p(k + 93, kdl);
+    b.eapol.version = IEEE8021X_VERSION_2004;
+    b.eapol.type = IEEE8021X_TYPE_EAPOL_KEY;
+    stw_be_p(&b.eapol.length, sizeof(*k) + kdl);
+    k->type = IEEE80211_EAPOL_KEY_TYPE_RSN;
+    stw_be_p(&k->key_info, info);
+    stw_be_p(&k->key_length, 16);       /* CCMP key length */
+    stq_be_p(&k->replay_counter, w->replay);
+    memcpy(k->key_nonce, w->anonce, sizeof(k->key_nonce));
+    stw_be_p(&k->key_data_length, kdl);
     if (info & KI_MIC) {
-        wifi_hmac_sha1_128(w->ptk, e, 4 + 95 + kdl, e + EAPOL_MIC_OFF);
+        wifi_hmac_sha1_128(w->ptk, (const uint8_t *)&b.eapol,
+                           sizeof(b.eapol) + sizeof(*k) + kdl, k->key_mic);
     }
     w->deadline = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
                   NANOSECONDS_PER_SECOND;
@@ -144,13 +171,13 @@ static void wifi_ap_eapol_send(WifiApState *s, WifiApSta *sta)
     }
     trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr),
                       w->state == WPA_MSG1 ? 1 : 3, "sent");
-    wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), b, 8 + 4 + 95 + kdl,
-                      true);
+    wifi_ap_send_data(s, sta->addr, wifi_ap_bssid(s), (const uint8_t *)&b,
+                      offsetof(WifiApEapolKeyFrame, key_data) + kdl, true);
 }
 
 void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
+    WifiApWpa *w = &sta->wpa;
 
     memset(w, 0, sizeof(*w));
     qemu_guest_getrandom_nofail(w->anonce, sizeof(w->anonce));
@@ -165,7 +192,7 @@ void wifi_ap_eapol_timer(void *opaque)
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), next = INT64_MAX;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        WifiApWpa *w = &s->wpa[i];
+        WifiApWpa *w = &s->sta[i].wpa;
 
         if (w->state != WPA_MSG1 && w->state != WPA_MSG3) {
             continue;
@@ -205,26 +232,31 @@ static bool wifi_ap_eapol_mic_ok(const uint8_t *kck, const uint8_t *e,
 static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
                              const uint8_t *e, size_t len)
 {
-    WifiApWpa *w = wifi_ap_wpa(s, sta);
-    const uint8_t *k = e + 4;
+    WifiApWpa *w = &sta->wpa;
+    const struct ieee8021x_hdr *eh = (const struct ieee8021x_hdr *)e;
+    const struct ieee80211_eapol_key *k =
+        (const struct ieee80211_eapol_key *)(eh + 1);
     uint16_t info;
     size_t blen;
 
-    if (len < EAPOL_KEY_LEN || e[1] != 3 || k[0] != 2) {
+    /* the EAPOL header and the descriptor up to its key data are there */
+    if (len < EAPOL_KEY_LEN || eh->type != IEEE8021X_TYPE_EAPOL_KEY ||
+        k->type != IEEE80211_EAPOL_KEY_TYPE_RSN) {
         trace_wifi_ap_ub_frame(s->ssid, "not an RSN EAPOL-Key frame", len);
         return;
     }
-    blen = lduw_be_p(e + 2);
-    if (blen < 95 || blen + 4 > len || blen + 4 > EAPOL_KEY_LEN + 256 ||
-        95 + lduw_be_p(k + 93) > blen) {
+    blen = lduw_be_p(&eh->length);
+    if (blen < sizeof(*k) || blen + sizeof(*eh) > len ||
+        blen + sizeof(*eh) > EAPOL_KEY_LEN + 256 ||
+        sizeof(*k) + lduw_be_p(&k->key_data_length) > blen) {
         trace_wifi_ap_ub_frame(s->ssid, "EAPOL-Key lengths", len);
         return;
     }
-    len = blen + 4;
-    info = lduw_be_p(k + 1);
+    len = blen + sizeof(*eh);
+    info = lduw_be_p(&k->key_info);
     if ((info & 7) != KI_VER_AES_SHA1 || !(info & KI_PAIRWISE) ||
         !(info & KI_MIC) || (info & KI_ACK) ||
-        ldq_be_p(k + 5) != w->replay) {
+        ldq_be_p(&k->replay_counter) != w->replay) {
         trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 0,
                           "EAPOL-Key ignored (info, replay counter)");
         return;
@@ -232,17 +264,26 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
     if (w->state == WPA_MSG1 && !(info & KI_SECURE)) {
         /* message 2: PTK = PRF-384(PMK, "Pairwise key expansion", ...) */
         const uint8_t *aa = wifi_ap_bssid(s), *spa = sta->addr;
-        const uint8_t *snonce = k + 13;
-        uint8_t data[76], ptk[48];
-        bool a_first = memcmp(aa, spa, 6) < 0;
-        bool an_first = memcmp(w->anonce, snonce, 32) < 0;
+        const uint8_t *snonce = k->key_nonce;
+        /* Min(AA, SPA) || Max(AA, SPA) || Min(ANonce, SNonce) || Max(...) */
+        struct QEMU_PACKED {
+            uint8_t addr_min[IEEE80211_ADDR_LEN];
+            uint8_t addr_max[IEEE80211_ADDR_LEN];
+            uint8_t nonce_min[WPA_NONCE_LEN];
+            uint8_t nonce_max[WPA_NONCE_LEN];
+        } data;
+        uint8_t ptk[WPA_PTK_LEN];
+        bool a_first = memcmp(aa, spa, IEEE80211_ADDR_LEN) < 0;
+        bool an_first = memcmp(w->anonce, snonce, WPA_NONCE_LEN) < 0;
 
-        memcpy(data, a_first ? aa : spa, 6);
-        memcpy(data + 6, a_first ? spa : aa, 6);
-        memcpy(data + 12, an_first ? w->anonce : snonce, 32);
-        memcpy(data + 44, an_first ? snonce : w->anonce, 32);
+        QEMU_BUILD_BUG_ON(sizeof(data) != 76);
+        QEMU_BUILD_BUG_ON(sizeof(k->key_nonce) != WPA_NONCE_LEN);
+        memcpy(data.addr_min, a_first ? aa : spa, IEEE80211_ADDR_LEN);
+        memcpy(data.addr_max, a_first ? spa : aa, IEEE80211_ADDR_LEN);
+        memcpy(data.nonce_min, an_first ? w->anonce : snonce, WPA_NONCE_LEN);
+        memcpy(data.nonce_max, an_first ? snonce : w->anonce, WPA_NONCE_LEN);
         wifi_prf_sha1(s->pmk, sizeof(s->pmk), "Pairwise key expansion",
-                      data, sizeof(data), ptk, sizeof(ptk));
+                      (const uint8_t *)&data, sizeof(data), ptk, sizeof(ptk));
         if (!wifi_ap_eapol_mic_ok(ptk, e, len)) {
             trace_wifi_ap_wpa(s->ssid, MAC_ARG(sta->addr), 2,
                               "bad MIC (passphrase?)");
@@ -272,7 +313,8 @@ static void wifi_ap_eapol_rx(WifiApState *s, WifiApSta *sta,
  */
 static bool wifi_ap_rx_dup(WifiApSta *sta, const uint8_t *f, size_t hdr)
 {
-    unsigned tid = ieee80211_is_qos_data(f) ? (f[hdr - 2] & 0xf) : 16;
+    unsigned tid = ieee80211_is_qos_data(f) ?
+                   (f[hdr - IEEE80211_QOS_LEN] & IEEE80211_QOS_TID_MASK) : 16;
     uint16_t sc = lduw_le_p(f + IEEE80211_SEQ_OFF);
 
     if ((f[1] & IEEE80211_FC1_RETRY) && (sta->sc_valid & BIT(tid)) &&
@@ -290,7 +332,12 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     size_t hdr = IEEE80211_HDR_LEN +
                  (ieee80211_is_qos_data(f) ? IEEE80211_QOS_LEN : 0);
     const uint8_t *sa = ieee80211_addr2(f), *da = ieee80211_addr3(f);
-    uint8_t eth[14 + WIFI_MAX_FRAME], plain[WIFI_MAX_FRAME];
+    struct {
+        struct eth_header h;
+        uint8_t payload[WIFI_MAX_FRAME];
+    } eth;
+    uint8_t plain[WIFI_MAX_FRAME];
+    const struct ieee80211_llc_snap *llc;
     WifiApSta *sta;
     WifiApWpa *w;
     size_t plen;
@@ -316,7 +363,7 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
         return;
     }
-    w = wifi_ap_wpa(s, sta);
+    w = &sta->wpa;
     if (f[1] & IEEE80211_FC1_PROTECTED) {
         uint64_t pn;
 
@@ -331,7 +378,8 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
             return;
         }
         memcpy(plain, f, len);
-        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + 32, plain, len)) {
+        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + WPA_PTK_TK_OFF, plain,
+                          len)) {
             trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
                                    len);
             return;
@@ -350,13 +398,15 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, len - hdr);
         f = plain;
     }
-    if (len < hdr + 8 || memcmp(f + hdr, rfc1042, 6)) {
+    llc = (const struct ieee80211_llc_snap *)(f + hdr);
+    if (len < hdr + sizeof(*llc) || !ieee80211_is_rfc1042(llc)) {
         trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
         return;
     }
-    eapol = lduw_be_p(f + hdr + 6) == ETH_P_PAE;
+    eapol = lduw_be_p(&llc->ethertype) == ETH_P_PAE;
     if (s->passphrase && eapol) {
-        wifi_ap_eapol_rx(s, sta, f + hdr + 8, len - hdr - 8);
+        wifi_ap_eapol_rx(s, sta, (const uint8_t *)(llc + 1),
+                         len - hdr - sizeof(*llc));
         return;
     }
     if (s->passphrase &&
@@ -366,12 +416,13 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         return;
     }
     wifi_ap_sta_passed_data(sta);
-    plen = len - hdr - 8;
-    memcpy(eth, da, 6);
-    memcpy(eth + 6, sa, 6);
-    memcpy(eth + 12, f + hdr + 6, 2);               /* ethertype */
-    memcpy(eth + 14, f + hdr + 8, plen);
-    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + 14);
+    plen = len - hdr - sizeof(*llc);
+    QEMU_BUILD_BUG_ON(offsetof(typeof(eth), payload) != ETH_HLEN);
+    memcpy(eth.h.h_dest, da, ETH_ALEN);
+    memcpy(eth.h.h_source, sa, ETH_ALEN);
+    eth.h.h_proto = llc->ethertype;                 /* big-endian both */
+    memcpy(eth.payload, llc + 1, plen);
+    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + ETH_HLEN);
 
     /* intra-BSS: to another associated station, or a group address */
     if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
@@ -380,5 +431,6 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
             return;
         }
     }
-    qemu_send_packet(qemu_get_queue(s->nic), eth, plen + 14);
+    qemu_send_packet(qemu_get_queue(s->nic), (const uint8_t *)&eth,
+                     plen + ETH_HLEN);
 }

@@ -36,29 +36,17 @@
 #include "system/reset.h"
 #include "hw/net/wifi/medium.h"
 #include "hw/net/wifi/crypto.h"
-#include "hw/net/wifi/per.h"
-#include "qapi/qapi-events-wifi.h"
 #include "qemu/guest-random.h"
-#include "ap-int.h"
+#include "net/eth.h"
+#include "ap-bss.h"
+#include "ap-wpa.h"
 #include "trace.h"
-
-
 
 static const uint8_t wifi_rates[] = {
     0x82, 0x84, 0x8b, 0x96, 0x0c, 0x12, 0x18, 0x24,     /* 1..18 Mb/s */
 };
 static const uint8_t wifi_ext_rates[] = { 0x30, 0x48, 0x60, 0x6c };
-const uint8_t rfc1042[6] = { 0xaa, 0xaa, 0x03, 0x00, 0x00, 0x00 };
 
-static uint32_t wifi_ap_freq(WifiApState *s)
-{
-    return ieee80211_chan_to_freq(s->channel);
-}
-
-const uint8_t *wifi_ap_bssid(WifiApState *s)
-{
-    return s->conf.macaddr.a;
-}
 
 static uint64_t wifi_ap_tsf(WifiApState *s)
 {
@@ -66,84 +54,6 @@ static uint64_t wifi_ap_tsf(WifiApState *s)
            SCALE_US;
 }
 
-/* ---- transmit ------------------------------------------------------ */
-
-size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type,
-                unsigned subtype, uint8_t fc1, const uint8_t *a1,
-                const uint8_t *a2, const uint8_t *a3)
-{
-    f[0] = IEEE80211_FC0(type, subtype);
-    f[1] = fc1;
-    stw_le_p(f + 2, 0);
-    memcpy(f + IEEE80211_ADDR1_OFF, a1, IEEE80211_ADDR_LEN);
-    memcpy(f + IEEE80211_ADDR2_OFF, a2, IEEE80211_ADDR_LEN);
-    memcpy(f + IEEE80211_ADDR3_OFF, a3, IEEE80211_ADDR_LEN);
-    ieee80211_set_seq(f, s->seq++);
-    return IEEE80211_HDR_LEN;
-}
-
-static bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
-                              uint16_t rate_500k, uint8_t tag)
-{
-    WifiFrameMeta m = {
-        .freq_mhz = wifi_ap_freq(s),
-        .txpower_dbm = s->txpower,
-        .rate_500k = rate_500k,
-        .ofdm = !ieee80211_rate_is_cck(rate_500k),
-        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
-    };
-    WifiTxResult r = { 0 };
-
-    switch (wifi_medium_transmit(&s->client, f, len, &m, WIFI_AP_RETRIES,
-                                 true, &r)) {
-    case WIFI_TX_QUEUED:
-        /* the medium queue holds at most WIFI_TX_QUEUE_MAX: so does this */
-        s->txtag[(s->txtag_head + s->txtag_count++) % WIFI_TX_QUEUE_MAX] =
-            tag;
-        return true;
-    case WIFI_TX_DONE:
-        return r.acked;
-    default:
-        return false;
-    }
-}
-
-/*
- * The rate of a data frame of @len bytes to @da: group frames at the
- * lowest basic rate, as every station must hear them; to a station the
- * fastest rate whose frame error rate at the SNR of its last frame is
- * at most WIFI_AP_MAX_PER (the link taken as symmetric), as an ideal
- * SNR-based rate control would choose.
- */
-uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len)
-{
-    WifiApSta *sta;
-    bool ofdm;
-
-    if (ieee80211_is_group(da)) {
-        return WIFI_RATE_MGMT;
-    }
-    sta = wifi_ap_sta(s, da, false);
-    if (!sta || !sta->heard) {
-        return WIFI_RATE_DATA;
-    }
-    return wifi_rate_for_snr(sta->signal_dbm -
-                             wifi_medium_noise_floor(&s->client),
-                             len + IEEE80211_FCS_LEN, true, WIFI_AP_MAX_PER,
-                             &ofdm);
-}
-
-bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len,
-                uint16_t rate_500k)
-{
-    return wifi_ap_tx_tagged(s, f, len, rate_500k, WIFI_AP_TAG_OTHER);
-}
-
-/* capability information: ESS, short slot time, privacy with WPA2 */
-static uint16_t wifi_ap_capab(WifiApState *s)
-{
-    return 0x0401 | (s->passphrase ? 0x0010 : 0);
-}
 
 /* body of beacons and probe responses (IEEE 802.11-2020 9.3.3.2) */
 static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
@@ -152,11 +62,12 @@ static size_t wifi_ap_bss_body(WifiApState *s, uint8_t *p, bool beacon)
     uint8_t ch = s->channel;
     static const uint8_t tim[4] = { 0, 1, 0, 0 };   /* DTIM every beacon */
     uint8_t erp = 0;                                /* no protection */
+    struct ieee80211_beacon_fixed *fx = (struct ieee80211_beacon_fixed *)p;
 
-    stq_le_p(p, wifi_ap_tsf(s));
-    stw_le_p(p + 8, s->beacon_int);
-    stw_le_p(p + 10, wifi_ap_capab(s));
-    n = 12;
+    stq_le_p(&fx->timestamp, wifi_ap_tsf(s));
+    stw_le_p(&fx->beacon_int, s->beacon_int);
+    stw_le_p(&fx->capab, wifi_ap_capab(s));
+    n = sizeof(*fx);
     n += ieee80211_put_ie(p + n, IEEE80211_EID_SSID, s->ssid, strlen(s->ssid));
     n += ieee80211_put_ie(p + n, IEEE80211_EID_RATES, wifi_rates,
                           sizeof(wifi_rates));
@@ -193,218 +104,21 @@ static void wifi_ap_beacon(void *opaque)
               (int64_t)s->beacon_int * 1024 * SCALE_US);
 }
 
-static void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype,
-                              const uint8_t *da, const uint8_t *body,
-                              size_t blen)
-{
-    uint8_t f[256];
-    size_t n = wifi_hdr(s, f, IEEE80211_TYPE_MGMT, subtype, 0, da,
-                        wifi_ap_bssid(s), wifi_ap_bssid(s));
-
-    assert(blen <= sizeof(f) - n);
-    memcpy(f + n, body, blen);
-    wifi_ap_tx(s, f, n + blen, WIFI_RATE_MGMT);
-}
 
 /* an (re)association response refusing @da with @status */
 static void wifi_ap_assoc_refuse(WifiApState *s, unsigned subtype,
                                  const uint8_t *da, uint16_t status)
 {
-    uint8_t resp[6];
+    struct ieee80211_assoc_resp resp;
 
-    stw_le_p(resp, wifi_ap_capab(s));
-    stw_le_p(resp + 2, status);
-    stw_le_p(resp + 4, 0);
+    stw_le_p(&resp.capab, wifi_ap_capab(s));
+    stw_le_p(&resp.status, status);
+    stw_le_p(&resp.aid, 0);
     trace_wifi_ap_assoc(s->ssid, MAC_ARG(da), 0, status);
-    wifi_ap_send_mgmt(s, subtype, da, resp, sizeof(resp));
+    wifi_ap_send_mgmt(s, subtype, da, (const uint8_t *)&resp, sizeof(resp));
 }
 
-void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason)
-{
-    uint8_t body[2];
 
-    stw_le_p(body, reason);
-    wifi_ap_send_mgmt(s, IEEE80211_STYPE_DEAUTH, da, body, sizeof(body));
-}
-
-/* ---- stations ------------------------------------------------------ */
-
-WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta)
-{
-    return &s->wpa[sta - s->sta];
-}
-
-static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
-                             const char *why, const char *event);
-
-/*
- * A full table: who gives way to a new station.
- *
- * hostapd refuses the newcomer (ap_sta_add() in src/ap/sta_info.c, with
- * "FIX: might try to remove some old STAs first?"; handle_auth() in
- * src/ap/ieee802_11.c then answers WLAN_STATUS_AP_UNABLE_TO_HANDLE_NEW_STA)
- * and relies on ap_handle_timer()'s inactivity poll to free places.  On the
- * air anyone can make up addresses, and any frame, a null data frame as
- * well, answers that poll: 32 made-up stations that associate and say
- * something now and then held the table for good.  So a new authentication
- * is never refused while someone can give way; it takes the place of,
- * in this order (within a class, the one quiet longest):
- *
- *  1. an entry authenticated but not associated (since last heard): it
- *     would expire after AP_MAX_INACTIVITY_AFTER_DISASSOC anyway;
- *  2. WPA2: an associated station that has not answered message 1 of the
- *     4-way handshake with a valid MIC (since it associated): only the
- *     passphrase makes that MIC, and the EAPOL retries drop it after
- *     about 4 s in any case (wpa_auth.c: wpa_pairwise_update_count, then
- *     WLAN_REASON_4WAY_HANDSHAKE_TIMEOUT);
- *  3. open network: an associated station that has passed no data since it
- *     associated (since it associated): keep-alives, null frames and
- *     acknowledged polls hold no place against a newcomer;
- *  4. open network: the station that passed data least recently.
- *
- * On a WPA2 network a station whose message 2 verified is never taken: a
- * flood without the passphrase cannot push out those who have it, and
- * when all 32 places are theirs the newcomer is refused as hostapd does.
- * On an open network, anyone who can associate can also deauthenticate
- * anyone else with one forged frame: the classes only make a flood of
- * quiet stations go before stations that pass traffic.  A newcomer is
- * itself the most recent of its class: it keeps its place until it passes
- * data (open) or answers message 1 (WPA2), or until 31 later newcomers
- * have come.  The victim is deauthenticated with reason 5 (hostapd's
- * WLAN_REASON_DISASSOC_AP_BUSY, hostapd_notif_assoc() in
- * src/ap/drv_callbacks.c when its table is full).  Bounded: the table
- * stays at WIFI_AP_MAX_STA; deterministic: virtual clock only.
- */
-typedef enum {
-    WIFI_AP_EVICT_UNASSOC,
-    WIFI_AP_EVICT_HANDSHAKE,
-    WIFI_AP_EVICT_NO_DATA,
-    WIFI_AP_EVICT_DATA,
-    WIFI_AP_EVICT_NEVER,
-} WifiApEvictClass;
-
-static const char *const wifi_ap_evict_why[] = {
-    [WIFI_AP_EVICT_UNASSOC] = "authenticated, not associated",
-    [WIFI_AP_EVICT_HANDSHAKE] = "4-way handshake message 1 not answered",
-    [WIFI_AP_EVICT_NO_DATA] = "associated, passed no data",
-    [WIFI_AP_EVICT_DATA] = "passed data least recently",
-};
-
-/* @sta's class, and since when it has been quiet in that class's terms */
-static WifiApEvictClass wifi_ap_evict_class(WifiApState *s, WifiApSta *sta,
-                                            int64_t *since)
-{
-    if (sta->state != STA_ASSOC) {
-        *since = sta->last_ns;
-        return WIFI_AP_EVICT_UNASSOC;
-    }
-    *since = sta->active_ns;
-    if (s->passphrase) {
-        uint8_t w = wifi_ap_wpa(s, sta)->state;
-
-        return w == WPA_MSG3 || w == WPA_DONE ? WIFI_AP_EVICT_NEVER
-                                              : WIFI_AP_EVICT_HANDSHAKE;
-    }
-    return sta->passed_data ? WIFI_AP_EVICT_DATA : WIFI_AP_EVICT_NO_DATA;
-}
-
-/* the table is full: free the place of the station that gives way */
-static WifiApSta *wifi_ap_evict(WifiApState *s)
-{
-    WifiApEvictClass vc = WIFI_AP_EVICT_NEVER;
-    WifiApSta *victim = NULL;
-    int64_t vsince = 0;
-
-    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        int64_t since;
-        WifiApEvictClass c = wifi_ap_evict_class(s, &s->sta[i], &since);
-
-        if (c < vc || (c == vc && victim && since < vsince)) {
-            victim = &s->sta[i];
-            vc = c;
-            vsince = since;
-        }
-    }
-    if (!victim) {
-        return NULL;
-    }
-    trace_wifi_ap_sta_evict(s->ssid, MAC_ARG(victim->addr),
-                            wifi_ap_evict_why[vc],
-                            (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - vsince) /
-                            SCALE_MS);
-    wifi_ap_deauth(s, victim->addr, WLAN_REASON_DISASSOC_AP_BUSY);
-    wifi_ap_sta_free(s, victim, "evicted: table full", "evicted");
-    return victim;
-}
-
-WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add)
-{
-    WifiApSta *free_slot = NULL;
-
-    for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        WifiApSta *t = &s->sta[i];
-
-        if (t->state != STA_NONE && !memcmp(t->addr, addr, 6)) {
-            return t;
-        }
-        if (t->state == STA_NONE && !free_slot) {
-            free_slot = t;
-        }
-    }
-    if (!add) {
-        return NULL;
-    }
-    if (!free_slot) {
-        free_slot = wifi_ap_evict(s);
-    }
-    if (!free_slot) {
-        return NULL;
-    }
-    memset(free_slot, 0, sizeof(*free_slot));
-    memcpy(free_slot->addr, addr, 6);
-    free_slot->aid = free_slot - s->sta + 1;
-    free_slot->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    return free_slot;
-}
-
-/* QMP event WIFI_AP_STATION: @sta associated, or left (@why) */
-static void wifi_ap_sta_event(WifiApState *s, WifiApSta *sta, bool joined,
-                              const char *why)
-{
-    DeviceState *dev = DEVICE(s);
-    g_autofree char *mac = g_strdup_printf(
-        "%02x:%02x:%02x:%02x:%02x:%02x", sta->addr[0], sta->addr[1],
-        sta->addr[2], sta->addr[3], sta->addr[4], sta->addr[5]);
-
-    qapi_event_send_wifi_ap_station(dev->id ? dev->id : s->ssid, mac, joined,
-                                    why);
-}
-
-/* @sta is no longer associated (if it was): tell QMP why */
-void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why)
-{
-    if (sta->state == STA_ASSOC) {
-        wifi_ap_sta_event(s, sta, false, why);
-    }
-}
-
-/* @sta passed data: what keeps its place in a full table */
-void wifi_ap_sta_passed_data(WifiApSta *sta)
-{
-    sta->active_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    sta->passed_data = true;
-}
-
-static void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta,
-                             const char *why, const char *event)
-{
-    wifi_ap_sta_left(s, sta, event);
-
-    trace_wifi_ap_sta_expire(s->ssid, MAC_ARG(sta->addr), why);
-    memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
-    sta->state = STA_NONE;
-    sta->polled = false;
-}
 
 /*
  * The outcome of an inactivity poll: an acknowledged poll means the
@@ -502,18 +216,20 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         return;
     }
     case IEEE80211_STYPE_AUTH: {
+        const struct ieee80211_auth *req = (const struct ieee80211_auth *)body;
+        struct ieee80211_auth *ar = (struct ieee80211_auth *)resp;
         uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
 
-        if (end - body < 6) {
+        if (end - body < sizeof(*req)) {
             trace_wifi_ap_ub_frame(s->ssid, "short auth", len);
             return;
         }
-        alg = lduw_le_p(body);
-        seq = lduw_le_p(body + 2);
+        alg = lduw_le_p(&req->alg);
+        seq = lduw_le_p(&req->seq);
         if (seq != 1) {
             return;
         }
-        if (alg != 0) {
+        if (alg != IEEE80211_AUTH_ALG_OPEN) {
             status = WLAN_STATUS_NOT_SUPPORTED_ALG;
         } else {
             sta = wifi_ap_sta(s, sa, true);
@@ -523,19 +239,23 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                 wifi_ap_sta_left(s, sta, "reauthenticated");
                 sta->state = STA_AUTH;     /* (re)authentication */
                 sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-                memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+                memset(&sta->wpa, 0, sizeof(sta->wpa));
             }
         }
         trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
-        stw_le_p(resp, alg);
-        stw_le_p(resp + 2, 2);
-        stw_le_p(resp + 4, status);
-        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, 6);
+        stw_le_p(&ar->alg, alg);
+        stw_le_p(&ar->seq, 2);
+        stw_le_p(&ar->status, status);
+        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, sizeof(*ar));
         return;
     }
     case IEEE80211_STYPE_ASSOC_REQ:
     case IEEE80211_STYPE_REASSOC_REQ: {
-        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ? 4 : 10;
+        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ?
+                       sizeof(struct ieee80211_assoc_req) :
+                       sizeof(struct ieee80211_reassoc_req);
+        struct ieee80211_assoc_resp *ar = (struct ieee80211_assoc_resp *)resp;
+        const struct ieee80211_rsn_ie1 *rsn, *ours;
         const uint8_t *ie;
 
         sta = wifi_ap_sta(s, sa, false);
@@ -556,9 +276,15 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         if (s->passphrase) {
             /* WPA2: the station must ask for what we offer (RSN, CCMP) */
             ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_RSN);
-            if (!ie || ie[1] < 18 || memcmp(ie + 4, wifi_rsn_ie + 4, 4) ||
-                memcmp(ie + 10, wifi_rsn_ie + 10, 4) ||
-                memcmp(ie + 16, wifi_rsn_ie + 16, 4)) {
+            rsn = (const struct ieee80211_rsn_ie1 *)ie;
+            ours = (const struct ieee80211_rsn_ie1 *)wifi_rsn_ie;
+            /* the element is there up to and with its AKM suite */
+            if (!ie ||
+                ie[1] < offsetof(struct ieee80211_rsn_ie1, capab) - 2 ||
+                memcmp(&rsn->group, &ours->group, sizeof(rsn->group)) ||
+                memcmp(&rsn->pairwise, &ours->pairwise,
+                       sizeof(rsn->pairwise)) ||
+                memcmp(&rsn->akm, &ours->akm, sizeof(rsn->akm))) {
                 wifi_ap_assoc_refuse(s, subtype + 1, sa,
                                      WLAN_STATUS_INVALID_IE);
                 return;
@@ -573,10 +299,10 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         }
         sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         sta->polled = false;
-        stw_le_p(resp, wifi_ap_capab(s));
-        stw_le_p(resp + 2, WLAN_STATUS_SUCCESS);
-        stw_le_p(resp + 4, sta->aid | 0xc000);
-        n = 6;
+        stw_le_p(&ar->capab, wifi_ap_capab(s));
+        stw_le_p(&ar->status, WLAN_STATUS_SUCCESS);
+        stw_le_p(&ar->aid, sta->aid | IEEE80211_AID_FLAGS);
+        n = sizeof(*ar);
         n += ieee80211_put_ie(resp + n, IEEE80211_EID_RATES, wifi_rates,
                               sizeof(wifi_rates));
         n += ieee80211_put_ie(resp + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
@@ -593,13 +319,17 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
     case IEEE80211_STYPE_DEAUTH:
         sta = wifi_ap_sta(s, sa, false);
         if (sta) {
+            const struct ieee80211_deauth *d =
+                (const struct ieee80211_deauth *)body;
+
             trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
-                                 end - body >= 2 ? lduw_le_p(body) : 0);
+                                 end - body >= sizeof(*d) ?
+                                 lduw_le_p(&d->reason) : 0);
             wifi_ap_sta_left(s, sta, subtype == IEEE80211_STYPE_DEAUTH ?
                                      "deauthenticated" : "disassociated");
             sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
                                                            : STA_AUTH;
-            memset(wifi_ap_wpa(s, sta), 0, sizeof(WifiApWpa));
+            memset(&sta->wpa, 0, sizeof(sta->wpa));
         }
         return;
     default:
@@ -639,7 +369,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
     }
     type = ieee80211_type(f);
     subtype = ieee80211_subtype(f);
-    if ((f[0] & 3) != 0) {
+    if ((f[0] & IEEE80211_FC0_VERSION_MASK) != 0) {
         trace_wifi_ap_ub_frame(s->ssid, "protocol version", len);
         return;
     }
@@ -707,15 +437,18 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
 {
     WifiApState *s = qemu_get_nic_opaque(nc);
     uint8_t f[WIFI_MAX_FRAME];
-    const uint8_t *da = buf, *sa = buf + 6;
+    struct ieee80211_llc_snap *llc = (struct ieee80211_llc_snap *)f;
+    /* the Ethernet header: destination, source, ethertype */
+    const uint8_t *da = buf, *sa = buf + ETH_ALEN;
     WifiApSta *sta = NULL;
     bool acked;
 
     if (!size) {
         return -1;      /* dropped (0 would stop the netdev's deliveries) */
     }
-    if (size < 14 || size - 14 > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - 8 -
-                                 WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
+    if (size < ETH_HLEN ||
+        size - ETH_HLEN > WIFI_MAX_FRAME - IEEE80211_HDR_LEN - sizeof(*llc) -
+                          WIFI_CCMP_HDR_LEN - WIFI_CCMP_MIC_LEN) {
         return size;    /* consumed: nothing to bridge */
     }
     if (!ieee80211_is_group(da)) {
@@ -724,10 +457,10 @@ static ssize_t wifi_ap_receive(NetClientState *nc, const uint8_t *buf,
             return size;
         }
     }
-    memcpy(f, rfc1042, 6);
-    memcpy(f + 6, buf + 12, 2);
-    memcpy(f + 8, buf + 14, size - 14);
-    acked = wifi_ap_send_data(s, da, sa, f, 8 + size - 14, false);
+    ieee80211_put_llc_snap(llc, lduw_be_p(buf + 2 * ETH_ALEN));
+    memcpy(llc + 1, buf + ETH_HLEN, size - ETH_HLEN);
+    acked = wifi_ap_send_data(s, da, sa, f, sizeof(*llc) + size - ETH_HLEN,
+                              false);
     trace_wifi_ap_from_net(s->ssid, MAC_ARG(da), size, acked);
     return size;
 }
@@ -748,8 +481,7 @@ static void wifi_ap_reset_hold(Object *obj, ResetType type)
     for (unsigned i = 0; i < WIFI_AP_MAX_STA; i++) {
         wifi_ap_sta_left(s, &s->sta[i], "reset");
     }
-    memset(s->sta, 0, sizeof(s->sta));
-    memset(s->wpa, 0, sizeof(s->wpa));
+    memset(s->sta, 0, sizeof(s->sta));         /* and their WPA state */
     s->seq = 0;
     s->gtk_pn = 0;
     qemu_guest_getrandom_nofail(s->gtk, sizeof(s->gtk));
@@ -863,7 +595,7 @@ static int wifi_ap_post_load(void *opaque, int version_id)
     WifiApState *s = opaque;
 
     for (int i = 0; i < WIFI_AP_MAX_STA; i++) {
-        if (s->sta[i].state > STA_ASSOC || s->wpa[i].state > WPA_DONE) {
+        if (s->sta[i].state > STA_ASSOC || s->sta[i].wpa.state > WPA_DONE) {
             return -EINVAL;
         }
     }
@@ -885,6 +617,22 @@ static const VMStateDescription vmstate_wifi_ap_wpa_sta = {
         VMSTATE_UINT64(tx_pn, WifiApWpa),
         VMSTATE_UINT64(rx_pn, WifiApWpa),
         VMSTATE_INT64(deadline, WifiApWpa),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * A station's WPA state, in the stream as it was when it was an array of
+ * its own beside the station table (WifiApState.wpa[32]): the same fields
+ * in the same order for each of the 32 entries; only this description is
+ * new, and a VMSTATE_STRUCT writes no name or header of its own.
+ */
+static const VMStateDescription vmstate_wifi_ap_sta_wpa = {
+    .name = "wifi-ap-sta-wpa",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(wpa, WifiApSta, 1, vmstate_wifi_ap_wpa_sta, WifiApWpa),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -961,8 +709,8 @@ static const VMStateDescription vmstate_wifi_ap_wpa = {
         VMSTATE_UINT8_ARRAY(gtk, WifiApState, 16),
         VMSTATE_UINT64(gtk_pn, WifiApState),
         VMSTATE_TIMER_PTR(eapol_timer, WifiApState),
-        VMSTATE_STRUCT_ARRAY(wpa, WifiApState, WIFI_AP_MAX_STA, 1,
-                             vmstate_wifi_ap_wpa_sta, WifiApWpa),
+        VMSTATE_STRUCT_ARRAY(sta, WifiApState, WIFI_AP_MAX_STA, 1,
+                             vmstate_wifi_ap_sta_wpa, WifiApSta),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -21,6 +21,7 @@
 /* ---- frame control (9.2.4.1) ------------------------------------------ */
 
 /* first byte: protocol version, type, subtype */
+#define IEEE80211_FC0_VERSION_MASK      0x03
 #define IEEE80211_FC0_TYPE_MASK         0x0c
 #define IEEE80211_FC0_TYPE_SHIFT        2
 #define IEEE80211_FC0_SUBTYPE_SHIFT     4
@@ -69,6 +70,7 @@
 /* ---- header layout (9.3) ---------------------------------------------- */
 
 #define IEEE80211_ADDR_LEN              6
+#define IEEE80211_DURATION_OFF          2
 #define IEEE80211_ADDR1_OFF             4       /* RA / DA */
 #define IEEE80211_ADDR2_OFF             10      /* TA / SA */
 #define IEEE80211_ADDR3_OFF             16
@@ -77,6 +79,7 @@
 #define IEEE80211_HDR_LEN               24      /* three addresses */
 #define IEEE80211_HDR4_LEN              30      /* four addresses */
 #define IEEE80211_QOS_LEN               2
+#define IEEE80211_QOS_TID_MASK          0x0f    /* of the QoS control */
 #define IEEE80211_ACK_LEN               10      /* FC, duration, RA */
 #define IEEE80211_FCS_LEN               4
 /* the shortest frame with a transmitter address (RTS, and longer) */
@@ -189,6 +192,190 @@ static inline const uint8_t *ieee80211_find_ie(const uint8_t *p,
     }
     return NULL;
 }
+
+/* ---- management frame bodies (9.3.3) ---------------------------------- */
+
+/*
+ * The fixed fields of management frame bodies, little-endian on the air:
+ * read and write them with lduw_le_p()/stw_le_p() and friends on the
+ * field's address (the structs are packed, the frame buffer unaligned).
+ */
+
+/* beacon and probe response (9.3.3.2, 9.3.3.10): then the elements */
+struct ieee80211_beacon_fixed {
+    uint64_t timestamp;
+    uint16_t beacon_int;
+    uint16_t capab;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_beacon_fixed) != 12);
+
+/* capability information (9.4.1.4) */
+#define IEEE80211_CAPAB_ESS             0x0001
+#define IEEE80211_CAPAB_PRIVACY         0x0010
+#define IEEE80211_CAPAB_SHORT_SLOT      0x0400
+
+/* authentication (9.3.3.12): then challenge text etc. */
+struct ieee80211_auth {
+    uint16_t alg;
+    uint16_t seq;
+    uint16_t status;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_auth) != 6);
+
+#define IEEE80211_AUTH_ALG_OPEN         0
+
+/* association request (9.3.3.6); reassociation request adds the AP */
+struct ieee80211_assoc_req {
+    uint16_t capab;
+    uint16_t listen_int;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_assoc_req) != 4);
+
+struct ieee80211_reassoc_req {
+    uint16_t capab;
+    uint16_t listen_int;
+    uint8_t current_ap[IEEE80211_ADDR_LEN];
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_reassoc_req) != 10);
+
+/* (re)association response (9.3.3.7): then the elements */
+struct ieee80211_assoc_resp {
+    uint16_t capab;
+    uint16_t status;
+    uint16_t aid;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_assoc_resp) != 6);
+
+/* the two top bits set in an AID field (9.4.1.8) */
+#define IEEE80211_AID_FLAGS             0xc000
+
+/* deauthentication and disassociation (9.3.3.13, 9.3.3.5) */
+struct ieee80211_deauth {
+    uint16_t reason;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_deauth) != 2);
+
+/* ---- RSN (9.4.2.24, 12.7) --------------------------------------------- */
+
+/* a cipher or AKM suite selector: OUI 00-0F-AC and a type */
+struct ieee80211_suite {
+    uint8_t oui[3];
+    uint8_t type;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_suite) != 4);
+
+#define IEEE80211_CIPHER_CCMP           4       /* suite type */
+#define IEEE80211_AKM_PSK               2       /* suite type */
+
+/*
+ * An RSN element with one pairwise cipher and one AKM suite (the counts
+ * are little-endian), then the RSN capabilities.
+ */
+struct ieee80211_rsn_ie1 {
+    uint8_t eid;
+    uint8_t len;
+    uint16_t version;
+    struct ieee80211_suite group;
+    uint16_t pairwise_count;
+    struct ieee80211_suite pairwise;
+    uint16_t akm_count;
+    struct ieee80211_suite akm;
+    uint16_t capab;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_rsn_ie1) != 22);
+
+/* ---- LLC/SNAP (RFC 1042) and the CCMP header (12.5.3.2) ---------------- */
+
+/* the RFC 1042 encapsulation of an Ethernet frame; ethertype big-endian */
+struct ieee80211_llc_snap {
+    uint8_t dsap;
+    uint8_t ssap;
+    uint8_t ctrl;
+    uint8_t oui[3];
+    uint16_t ethertype;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_llc_snap) != 8);
+
+/* write the RFC 1042 header with @ethertype at @h */
+static inline void ieee80211_put_llc_snap(struct ieee80211_llc_snap *h,
+                                          uint16_t ethertype)
+{
+    h->dsap = 0xaa;
+    h->ssap = 0xaa;
+    h->ctrl = 0x03;                     /* UI */
+    memset(h->oui, 0, sizeof(h->oui));
+    stw_be_p(&h->ethertype, ethertype);
+}
+
+/* @h (LLC/SNAP, its 8 bytes there) is an RFC 1042 header */
+static inline bool ieee80211_is_rfc1042(const struct ieee80211_llc_snap *h)
+{
+    return h->dsap == 0xaa && h->ssap == 0xaa && h->ctrl == 0x03 &&
+           !h->oui[0] && !h->oui[1] && !h->oui[2];
+}
+
+/* PN0 PN1 reserved key-ID octet PN2..PN5 */
+struct ieee80211_ccmp_hdr {
+    uint8_t pn0;
+    uint8_t pn1;
+    uint8_t rsvd;
+    uint8_t keyid;              /* ExtIV (0x20) | key ID << 6 */
+    uint32_t pn2_5;             /* little-endian */
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_ccmp_hdr) != 8);
+
+#define IEEE80211_CCMP_EXT_IV           0x20
+#define IEEE80211_CCMP_KEYID_SHIFT      6
+
+/* ---- EAPOL-Key (IEEE 802.1X-2004 7.5, IEEE 802.11-2020 12.7.2) ---------- */
+
+/* the EAPOL header; body length big-endian */
+struct ieee8021x_hdr {
+    uint8_t version;
+    uint8_t type;
+    uint16_t length;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee8021x_hdr) != 4);
+
+#define IEEE8021X_VERSION_2004          2
+#define IEEE8021X_TYPE_EAPOL_KEY        3
+
+/* the EAPOL-Key descriptor up to its key data, big-endian fields */
+struct ieee80211_eapol_key {
+    uint8_t type;
+    uint16_t key_info;
+    uint16_t key_length;
+    uint64_t replay_counter;
+    uint8_t key_nonce[32];
+    uint8_t key_iv[16];
+    uint8_t key_rsc[8];
+    uint8_t key_id[8];          /* reserved */
+    uint8_t key_mic[16];
+    uint16_t key_data_length;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_eapol_key) != 95);
+
+#define IEEE80211_EAPOL_KEY_TYPE_RSN    2
+
+/* a KDE (12.7.2, table 12-9): a vendor element, OUI 00-0F-AC, a type */
+struct ieee80211_kde_hdr {
+    uint8_t eid;                /* IEEE80211_EID_VENDOR */
+    uint8_t len;
+    uint8_t oui[3];
+    uint8_t type;
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_kde_hdr) != 6);
+
+#define IEEE80211_KDE_GTK               1
+
+/* the GTK KDE with a 16-byte (CCMP) GTK */
+struct ieee80211_gtk_kde {
+    struct ieee80211_kde_hdr hdr;
+    uint8_t keyid;              /* key ID (bits 0-1), Tx (bit 2) */
+    uint8_t rsvd;
+    uint8_t gtk[16];
+} QEMU_PACKED;
+QEMU_BUILD_BUG_ON(sizeof(struct ieee80211_gtk_kde) != 24);
 
 /* ---- channels (15.4.4.3, 17.3.8.4.2) ---------------------------------- */
 

@@ -1,15 +1,22 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The virtual access point's state, shared by ap.c (beacons, MLME,
- * stations, the device) and ap-wpa.c (data frames, WPA2-PSK).  Private to
- * hw/net/wifi/.
+ * The virtual access point's state and its lower layer, ap-bss.c: the
+ * station table and the frame senders.  The layers, each calling only
+ * those below it:
+ *
+ *   ap.c       beacons, MLME, station aging, the device (QOM, reset,
+ *              migration), the bridge from the netdev
+ *   ap-wpa.c   data frames, WPA2-PSK (ap-wpa.h)
+ *   ap-bss.c   the BSS, the station table, the frame senders (this file)
+ *
+ * Private to hw/net/wifi/.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
-#ifndef HW_NET_WIFI_AP_INT_H
-#define HW_NET_WIFI_AP_INT_H
+#ifndef HW_NET_WIFI_AP_BSS_H
+#define HW_NET_WIFI_AP_BSS_H
 
 #include "qemu/timer.h"
 #include "net/net.h"
@@ -26,7 +33,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
  * deauthenticated if it does not acknowledge it; an entry that is
  * authenticated but not associated is kept AP_MAX_INACTIVITY_AFTER_DISASSOC
  * (30 s).  When the table is full, a new authentication takes the slot of
- * a station chosen by wifi_ap_evict() (ap.c) instead of being refused.
+ * a station chosen by wifi_ap_evict() (ap-bss.c) instead of being refused.
  */
 #define WIFI_AP_AUTH_TTL_NS (30 * NANOSECONDS_PER_SECOND)
 #define WIFI_AP_RETRIES     4
@@ -59,9 +66,17 @@ OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)
 #define KI_SECURE           0x0200
 #define KI_ENC_DATA         0x1000
 /* EAPOL header (4) + descriptor up to the key data length (95) */
-#define EAPOL_KEY_LEN       99
-#define EAPOL_MIC_OFF       81
+#define EAPOL_KEY_LEN       (sizeof(struct ieee8021x_hdr) + \
+                             sizeof(struct ieee80211_eapol_key))
+/* the MIC's offset from the EAPOL header */
+#define EAPOL_MIC_OFF       (sizeof(struct ieee8021x_hdr) + \
+                             offsetof(struct ieee80211_eapol_key, key_mic))
 #define WPA_GTK_IDX         1
+/* the PTK of CCMP (12.7.1.3): KCK (the MIC's key), KEK (key wrap), TK */
+#define WPA_PTK_LEN         48
+#define WPA_PTK_KEK_OFF     16
+#define WPA_PTK_TK_OFF      32
+#define WPA_NONCE_LEN       32
 #define WPA_RETRIES         4
 
 enum { WPA_IDLE, WPA_MSG1, WPA_MSG3, WPA_DONE };
@@ -71,8 +86,8 @@ typedef struct WifiApWpa {
     uint8_t state;
     uint8_t tries;
     uint64_t replay;
-    uint8_t anonce[32];
-    uint8_t ptk[48];            /* KCK | KEK | TK */
+    uint8_t anonce[WPA_NONCE_LEN];
+    uint8_t ptk[WPA_PTK_LEN];   /* KCK | KEK | TK */
     uint64_t tx_pn;
     uint64_t rx_pn;
     int64_t deadline;           /* retransmit the last message then */
@@ -98,6 +113,7 @@ typedef struct WifiApSta {
      */
     uint16_t last_sc[17];
     uint32_t sc_valid;
+    WifiApWpa wpa;              /* WPA2: the 4-way handshake, its keys */
 } WifiApSta;
 
 /* airtime on: what each frame in the medium's TX queue is (tx_done) */
@@ -129,32 +145,32 @@ struct WifiApState {
     uint8_t gtk[16];
     uint64_t gtk_pn;
     QEMUTimer *eapol_timer;
-    WifiApWpa wpa[WIFI_AP_MAX_STA];
 };
 
-#define WIFI_RSN_IE_LEN     22
-extern const uint8_t wifi_rsn_ie[WIFI_RSN_IE_LEN];
-extern const uint8_t rfc1042[6];
-
-/* ap.c */
+/* the BSS */
+uint32_t wifi_ap_freq(WifiApState *s);
 const uint8_t *wifi_ap_bssid(WifiApState *s);
-uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
-void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
-void wifi_ap_sta_passed_data(WifiApSta *sta);
+uint16_t wifi_ap_capab(WifiApState *s);
+
+/* frame senders */
 size_t wifi_hdr(WifiApState *s, uint8_t *f, unsigned type, unsigned subtype,
                 uint8_t fc1, const uint8_t *a1, const uint8_t *a2,
                 const uint8_t *a3);
+bool wifi_ap_tx_tagged(WifiApState *s, uint8_t *f, size_t len,
+                       uint16_t rate_500k, uint8_t tag);
 bool wifi_ap_tx(WifiApState *s, uint8_t *f, size_t len, uint16_t rate_500k);
+uint16_t wifi_ap_data_rate(WifiApState *s, const uint8_t *da, size_t len);
+void wifi_ap_send_mgmt(WifiApState *s, unsigned subtype, const uint8_t *da,
+                       const uint8_t *body, size_t blen);
 void wifi_ap_deauth(WifiApState *s, const uint8_t *da, uint16_t reason);
-WifiApWpa *wifi_ap_wpa(WifiApState *s, WifiApSta *sta);
-WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
 
-/* ap-wpa.c */
-bool wifi_ap_send_data(WifiApState *s, const uint8_t *da, const uint8_t *sa,
-                       const uint8_t *body, size_t blen, bool plain);
-void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta);
-void wifi_ap_eapol_timer(void *opaque);
-void wifi_ap_rx_data(WifiApState *s, unsigned subtype, const uint8_t *f,
-                     size_t len);
+/* the station table */
+WifiApSta *wifi_ap_sta(WifiApState *s, const uint8_t *addr, bool add);
+void wifi_ap_sta_event(WifiApState *s, WifiApSta *sta, bool joined,
+                       const char *why);
+void wifi_ap_sta_left(WifiApState *s, WifiApSta *sta, const char *why);
+void wifi_ap_sta_passed_data(WifiApSta *sta);
+void wifi_ap_sta_free(WifiApState *s, WifiApSta *sta, const char *why,
+                      const char *event);
 
 #endif
