@@ -1242,9 +1242,7 @@ static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
                           const uint8_t *pf, size_t plen)
 {
     uint8_t h[D11_TXH_LEN] = { 0 };
-    unsigned slot = c->txslot;
-    uint16_t cookie = (2 << 12) | slot;
-    uint64_t hb = c->txbuf + slot * 4096;
+    uint16_t cookie = next_cookie(c);
 
     stl_le_p(h + D11_TXH_MAC_CTL,
              D11_TXH_MAC_ACK | D11_TXH_MAC_LONGFRAME | prot);
@@ -1257,13 +1255,7 @@ static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
         stl_le_p(h + TXH_RTS_PLCP, (rts_code & 0xf) | (plen + 4) << 5);
         memcpy(h + D11_TXH_RTS_FRAME, pf, plen);
     }
-    qtest_memwrite(a->qts, hb, h, sizeof(h));
-    qtest_memwrite(a->qts, hb + 256, f, len);
-    desc(a, c->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
-    desc(a, c->txring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
-         len, hb + 256);
-    c->txslot = slot + 2;
-    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
+    post_txh(a, c, h, f, len);
     return cookie;
 }
 

@@ -189,27 +189,45 @@ static inline void air_close(Air *a, int ncards)
     qtest_quit(a->qts);
 }
 
-/* post one frame on engine 1 the way b43's dma_tx_fragment() does */
-static inline uint16_t post_ctl(Air *a, Card *c, const uint8_t *frame,
-                                size_t len, uint32_t mac_ctl, uint8_t plcp0,
-                                bool ofdm)
+/* the cookie of the next frame posted on @c's engine 1 */
+static inline uint16_t next_cookie(Card *c)
 {
-    uint8_t h[D11_TXH_LEN] = { 0 };
+    return (2 << 12) | c->txslot;
+}
+
+/*
+ * Post TX header @h and @frame on @c's engine 1 the way b43's
+ * dma_tx_fragment() does: two descriptors, the header's buffer and the
+ * frame's, then the new TXINDEX
+ */
+static inline void post_txh(Air *a, Card *c, const uint8_t *h,
+                            const uint8_t *frame, size_t len)
+{
     unsigned slot = c->txslot;
-    uint16_t cookie = (2 << 12) | slot;
     uint64_t hb = c->txbuf + slot * 4096;
 
-    stl_le_p(h, mac_ctl);
-    stw_le_p(h + 0x08, ofdm ? 1 : 0);
-    stw_le_p(h + 0x4c, cookie);
-    h[0x70] = plcp0;
-    qtest_memwrite(a->qts, hb, h, sizeof(h));
+    qtest_memwrite(a->qts, hb, h, D11_TXH_LEN);
     qtest_memwrite(a->qts, hb + 256, frame, len);
     desc(a, c->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
     desc(a, c->txring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
          len, hb + 256);
     c->txslot = slot + 2;
     wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
+}
+
+/* post one frame on engine 1 the way b43's dma_tx_fragment() does */
+static inline uint16_t post_ctl(Air *a, Card *c, const uint8_t *frame,
+                                size_t len, uint32_t mac_ctl, uint8_t plcp0,
+                                bool ofdm)
+{
+    uint8_t h[D11_TXH_LEN] = { 0 };
+    uint16_t cookie = next_cookie(c);
+
+    stl_le_p(h, mac_ctl);
+    stw_le_p(h + 0x08, ofdm ? 1 : 0);
+    stw_le_p(h + 0x4c, cookie);
+    h[0x70] = plcp0;
+    post_txh(a, c, h, frame, len);
     return cookie;
 }
 
