@@ -51,7 +51,7 @@ PERSONALITIES = {
 }
 
 # Microcode payload: what the device's firmware emulation reads from the
-# upload (hw/net/bcm4331/fw.c).  Big-endian 32-bit words.
+# upload (hw/net/bcm43xx/fw.c).  Big-endian 32-bit words.
 FWCAPA = 0          # firmware capabilities word (SHM 0x0042); proprietary
 
 
@@ -69,7 +69,7 @@ def time_word(h, mi, sec):
 
 def stub_words(rev, patch, date, time, what=None):
     """The identity the device's firmware emulation reads from an upload
-    (hw/net/bcm4331/fw.c): 32-bit words "QEMU", "HLE1", rev << 16 | patch,
+    (hw/net/bcm43xx/fw.c): 32-bit words "QEMU", "HLE1", rev << 16 | patch,
     date << 16 | time, FWCAPA, then a note."""
     words = [0x51454d55, 0x484c4531, (rev << 16) | patch,
              (date << 16) | time, FWCAPA]

@@ -18,7 +18,7 @@ and prints the same per transmitter as a table: frames, retransmissions,
 bad FCS, airtime, share, mean signal, rates used.
 
 A frame's airtime is computed from its length, rate and preamble as IEEE
-Std 802.11-2020 gives it (the medium does the same: hw/net/wifi/airtime.c,
+Std 802.11-2020 gives it (the medium does the same: net/wifi/airtime.c,
 clauses 15-18). An ACK or CTS names no transmitter: it is put in the lane
 of the receiver of the last unicast frame (the RTS, for a CTS) its
 receiver sent; a CTS to a station that sent no RTS is a CTS-to-self.

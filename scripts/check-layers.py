@@ -4,10 +4,10 @@
 
 The graph: one node per module, an edge A -> B when module A needs B.
 A module is a header and its .c taken together (x.h + x.c = module x;
-include/hw/net/wifi/medium.h and hw/net/wifi/medium.c are one module, and
+include/net/wifi/medium.h and net/wifi/medium.c are one module, and
 a header x-int.h belongs to module x when there is one).  Its name is its
-path without the extension and without a leading include/ and hw/
-(net/bcm4331/d11-dma, net/wifi/medium).  The sources are every .c and .h
+path without the extension and without a leading include/
+(hw/net/bcm43xx/d11-dma, net/wifi/medium, hw/net/wifi/ap).  The sources are every .c and .h
 under hw/, include/ and net/ of the tree; QEMU's own files are not in it.
 
 Edges, each kept with its first example (file:line):
@@ -343,11 +343,10 @@ def _function_name(head):
 # --- the tree and its module graph -----------------------------------------
 
 def module_of(rel):
-    """a file's module: its path without extension, include/ and hw/"""
+    """a file's module: its path without extension and include/"""
     name = os.path.splitext(rel)[0]
-    for prefix in ("include/", "hw/"):
-        if name.startswith(prefix):
-            name = name[len(prefix):]
+    if name.startswith("include/"):
+        name = name[len("include/"):]
     return name
 
 

@@ -13,7 +13,7 @@ its fields, repeated accesses collapsed, and for each phase the kernel
 function that does it, with its source file.
 
 The register and field names come from the device's own definitions
-(include/hw/net/bcm4331/*.h: REG32/FIELD, parsed here, not copied) and, for
+(hw/net/bcm43xx/*.h: REG32/FIELD, parsed here, not copied) and, for
 the PCI configuration header, from QEMU's pci_regs.h.
 
     scripts/explain.py --run [--kernel 6.12] [--card PROPS] [--pcap FILE]
@@ -42,7 +42,7 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEADERS = [os.path.join(TOP, "include/hw/net/bcm4331", h)
+HEADERS = [os.path.join(TOP, "hw/net/bcm43xx", h)
            for h in ("bcma-regs.h", "d11-regs.h")]
 TRACE_EVENTS = ["bcm4331_*", "wifi_*", "pci_cfg_*", "serial_write"]
 MARK = "@@ "
@@ -1107,7 +1107,7 @@ class Transcript:
         w = out.write
         w("bcm4331 register transcript: %d trace events, %d steps\n" % (
             ex.events, len(self.stages)))
-        w("(register names and fields: include/hw/net/bcm4331/*.h; "
+        w("(register names and fields: hw/net/bcm43xx/*.h; "
           "'*' lines: the model's own events)\n")
         for st, blocks in self.selected():
             w("\n" + "=" * 78 + "\n")

@@ -34,10 +34,12 @@ has() {
 part_of() {
     case $1 in
     hw/net/wifi/ap*|hw/net/wifi/traffic.c) echo wifi-ap ;;
-    hw/net/wifi/medium*|hw/net/wifi/pcap.c|include/hw/net/wifi/medium.h|qapi/wifi.json)
+    net/wifi/medium*|net/wifi/pcap.c|include/net/wifi/medium.h|qapi/wifi.json)
         echo wifi-medium ;;
-    hw/net/wifi/*|include/hw/net/wifi/*) echo wifi-lib ;;
-    hw/net/bcm4331/*|include/hw/net/bcm4331/*) echo bcm4331 ;;
+    # the Kconfig symbol WIFI_MEDIUM sits with the devices, as CAN_BUS does
+    hw/net/wifi/Kconfig) echo wifi-lib ;;
+    net/wifi/*|include/net/wifi/*) echo wifi-lib ;;
+    hw/net/bcm43xx/*) echo bcm4331 ;;
     tests/qtest/fuzz/*) echo fuzz ;;
     tests/qtest/*) echo qtest ;;
     docs/system/*) echo docs ;;
@@ -59,11 +61,11 @@ while IFS= read -r f; do
     else
         ln -sfn "$top/$f" "$dst"
     fi
-done < <(find hw include tests/qtest docs/system qapi -type f 2>/dev/null | sort)
+done < <(find hw net include tests/qtest docs/system qapi -type f 2>/dev/null | sort)
 
 # drop symlinks whose project file was removed
 if [ -z "$copy" ]; then
-    find "$q/hw" "$q/include" "$q/tests/qtest" "$q/qapi" -type l 2>/dev/null | while IFS= read -r l; do
+    find "$q/hw" "$q/net" "$q/include" "$q/tests/qtest" "$q/qapi" -type l 2>/dev/null | while IFS= read -r l; do
         case $(readlink "$l") in
         "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
         esac
@@ -83,6 +85,16 @@ kconfig() {
         printf '\nsource %s/Kconfig\n' "$1" >> "$q/hw/net/Kconfig"
 }
 
+# lines of older versions of the hooks (hw/net/bcm4331 before the move)
+unhook() {
+    local file=$q/$1 line=$2
+    [ -f "$file" ] && grep -qxF "$line" "$file" || return 0
+    grep -vxF "$line" "$file" > "$file.tmp" && mv "$file.tmp" "$file"
+}
+unhook hw/net/meson.build "subdir('bcm4331')"
+unhook hw/net/Kconfig "source bcm4331/Kconfig"
+unhook meson.build "    'hw/net/bcm4331',"
+
 if has qemu-fix; then
     # net/stream.c: a server's link is down until a client connects.  Its
     # listen completes asynchronously (and never, if it fails); a NIC that
@@ -93,8 +105,13 @@ if has qemu-fix; then
         '    s->nc.link_down = true;     /* no client yet: nothing to write to */'
 fi
 if has wifi-lib; then
-    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
+    # the medium and its libraries are a backend, as net/can is
+    hook net/meson.build "^subdir[(]'can'[)]$" "subdir('wifi')"
     kconfig wifi
+    hook meson.build "^    'net',$" "    'net/wifi',"
+fi
+if has wifi-ap; then
+    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
     hook meson.build "^    'hw/net/can',$" "    'hw/net/wifi',"
 fi
 if has wifi-medium; then
@@ -131,9 +148,9 @@ if "# @WifiMediumProperties:" not in s:
 PY
 fi
 if has bcm4331; then
-    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm4331')"
-    kconfig bcm4331
-    hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm4331',"
+    hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('bcm43xx')"
+    kconfig bcm43xx
+    hook meson.build "^    'hw/net/can',$" "    'hw/net/bcm43xx',"
 fi
 if has fuzz; then
     # generic-fuzz: our configurations go into its predefined_configs[]

@@ -95,10 +95,10 @@ path, name, email = sys.argv[1:]
 entry = """Broadcom BCM4331 Wi-Fi, Wi-Fi medium and access point
 M: %s <%s>
 S: Maintained
-F: hw/net/bcm4331/
+F: hw/net/bcm43xx/
 F: hw/net/wifi/
-F: include/hw/net/bcm4331/
-F: include/hw/net/wifi/
+F: net/wifi/
+F: include/net/wifi/
 F: qapi/wifi.json
 F: tests/qtest/bcm4331*
 F: tests/qtest/wifi-*
@@ -130,10 +130,10 @@ net_stream_receive() call qio_channel_writev() on NULL.  The client side
 already starts with its link down; the server now does too, and
 net_stream_listen() brings it up when a client connects."
 
-commit wifi-lib "hw/net/wifi: 802.11 vocabulary, frame times and frame protection
+commit wifi-lib "net/wifi: 802.11 vocabulary, frame times and frame protection
 
 The pieces an emulated Wi-Fi device and a simulated medium share, with no
-state of their own: include/hw/net/wifi/ieee80211.h (frame control,
+state of their own: include/net/wifi/ieee80211.h (frame control,
 addresses, sequence control, information elements, channel <->
 frequency, rates), 802.11b/g frame durations (airtime.c), the encoding
 of frames exchanged between QEMU processes (air-proto.c), and WEP, TKIP,
@@ -144,7 +144,7 @@ virtual-clock timer due now with its owner's reentrancy guard engaged
 (a guarded bottom half's role, but repeatable under -icount and
 record/replay)."
 
-commit wifi-medium "hw/net/wifi: a simulated 802.11 medium
+commit wifi-medium "net/wifi: a simulated 802.11 medium
 
 -object wifi-medium is a radio medium for emulated Wi-Fi devices, in the
 manner of net/can's can-bus: radios attach as clients and a transmission
@@ -168,7 +168,7 @@ out as hostapd's does, the QMP event WIFI_AP_STATION, and WPA2-PSK
 (4-way handshake, CCMP both ways, PN replay check) in ap-wpa.c.
 -device wifi-traffic is a synthetic radio sending frames (traffic.c)."
 
-commit bcm4331 "hw/net/bcm4331: Broadcom BCM4331 and BCM43224 802.11n PCIe cards
+commit bcm4331 "hw/net/bcm43xx: Broadcom BCM4331 and BCM43224 802.11n PCIe cards
 
 The BCM4331 (PCI 14e4:4331) as Linux's bcma and b43 drivers see it: a
 Broadcom AMBA backplane behind BAR0 (EROM, ChipCommon with PMU and SPROM,

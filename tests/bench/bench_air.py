@@ -9,7 +9,7 @@ processes on a UDP multicast netdev (127.0.0.1), in one invocation:
    netdev: printed as the ratio bcm4331 / e1000;
 3. bcm4331 again with airtime=on on both media: printed as the ratio to
    the theoretical 802.11g TCP goodput at 54 Mbit/s, computed here from
-   the same airtime model as hw/net/wifi/airtime.c.
+   the same airtime model as net/wifi/airtime.c.
 
 iperf3 from B to A (forward) and from A to B (-R, reverse).  Under TCG
 the absolute numbers depend on the machine; the ratios are what to compare.
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "guest"))
 from harness import air_netdev, run_guests, Guest  # noqa: E402
 
-# ---- the airtime model (hw/net/wifi/airtime.c), in microseconds ----------
+# ---- the airtime model (net/wifi/airtime.c), in microseconds ----------
 
 SIFS, SLOT, CWMIN = 10, 9, 15               # ERP-OFDM, short slot
 

@@ -17,7 +17,7 @@
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
 #include "libqos/bcm4331.h"
-#include "hw/net/wifi/ieee80211.h"
+#include "net/wifi/ieee80211.h"
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -293,7 +293,7 @@ static inline void peer_send(int fd, const uint8_t *buf, uint32_t len)
     }
 }
 
-/* the wire format (include/hw/net/wifi/air-proto.h), version 2 */
+/* the wire format (include/net/wifi/air-proto.h), version 2 */
 #define AIR_VERSION     2
 #define AIR_HDR         56
 

@@ -10,7 +10,7 @@
  *    hotplug, airtime on: its frames on the air's timers), 100 times: the
  *    air, the virtual AP and the other card go on.  Under ASan the test
  *    also collects LeakSanitizer's report of QEMU and fails on any leak
- *    or error in hw/net/bcm4331 or hw/net/wifi (BCM_LSAN=1).
+ *    or error in hw/net/bcm43xx, hw/net/wifi or net/wifi (BCM_LSAN=1).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -183,8 +183,8 @@ static void lsan_check(void)
             }
             leaks++;
             g_test_message("%s", reports[i]);
-            if (strstr(reports[i], "hw/net/bcm4331/") ||
-                strstr(reports[i], "hw/net/wifi/")) {
+            if (strstr(reports[i], "hw/net/bcm43xx/") ||
+                strstr(reports[i], "net/wifi/")) {
                 ours++;
             }
         }
@@ -192,7 +192,7 @@ static void lsan_check(void)
     }
     rmdir(lsan_dir);
     g_test_message("LeakSanitizer: %u leak reports of QEMU, %u in "
-                   "hw/net/bcm4331 or hw/net/wifi; %u ASan errors",
+                   "hw/net/bcm43xx or (hw/)net/wifi; %u ASan errors",
                    leaks, ours, errors);
     g_assert_cmpuint(errors, ==, 0);
     g_assert_cmpuint(ours, ==, 0);

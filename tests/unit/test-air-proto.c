@@ -2,14 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Unit test of the cross-process air encapsulation
- * (hw/net/wifi/air-proto.c): round trip and hostile input.
+ * (net/wifi/air-proto.c): round trip and hostile input.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
-#include "hw/net/wifi/air-proto.h"
+#include "net/wifi/air-proto.h"
 
 static const uint8_t src[6] = { 2, 1, 2, 3, 4, 5 };
 

@@ -2,14 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Unit test of the 802.11b/g timing of the simulated air
- * (hw/net/wifi/airtime.c) against values computed from IEEE Std
+ * (net/wifi/airtime.c) against values computed from IEEE Std
  * 802.11-2020 by hand.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
-#include "hw/net/wifi/airtime.h"
+#include "net/wifi/airtime.h"
 
 static void test_ofdm(void)
 {

@@ -1,14 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The air's frame error rate from the SNR (hw/net/wifi/per.c).
+ * The air's frame error rate from the SNR (net/wifi/per.c).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
 #include <math.h>
-#include "hw/net/wifi/per.h"
+#include "net/wifi/per.h"
 
 /* rounding noise: 2^-40, about 10^-12 */
 #define TINY ldexp(1, -40)

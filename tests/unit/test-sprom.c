@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Unit test of the BCM4331 SPROM builder and validator
- * (hw/net/bcm4331/sprom.c) against the rules of drivers/bcma/sprom.c.
+ * (hw/net/bcm43xx/sprom.c) against the rules of drivers/bcma/sprom.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */

@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Unit test of hw/net/wifi/crypto.c on the published test vectors:
+ * Unit test of net/wifi/crypto.c on the published test vectors:
  * WEP (IEEE P802.11i/D7.0 I.7.2), TKIP (IEEE 802.11-2012 M.6.3, with the
  * phase-1/phase-2 intermediate keys), CCMP (M.6.4), the PSK mapping (J.4),
  * PRF-SHA1 (J.3) and the AES key wrap (RFC 3394 4.1); plus tampering and
@@ -11,7 +11,7 @@
  */
 
 #include "qemu/osdep.h"
-#include "hw/net/wifi/crypto.h"
+#include "net/wifi/crypto.h"
 #include "wifi-vectors.h"
 
 static void unhex(const char *s, uint8_t *out, size_t n)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Unit tests of scripts/air-plot.py (TAP): its airtime is the medium's
 (the vectors of tests/unit/test-airtime.c, which tests
-hw/net/wifi/airtime.c), and its radiotap reader takes a header with an
+net/wifi/airtime.c), and its radiotap reader takes a header with an
 extended presence bitmap and a TSFT field (a foreign pcap)."""
 
 import os

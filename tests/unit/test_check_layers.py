@@ -146,8 +146,8 @@ def run(d, *args, allow=None):
     return p.returncode, p.stdout
 
 
-AB = "net/fake/a net/fake/b"
-CD = "net/fake/c net/fake/d"
+AB = "hw/net/fake/a hw/net/fake/b"
+CD = "hw/net/fake/c hw/net/fake/d"
 
 
 def test_graph():
@@ -157,22 +157,22 @@ def test_graph():
         circles = [" ".join(c) for c in g.circles()]
         check(circles == [AB, CD], "two circles: %s" % circles)
         e = g.edges
-        check(("net/fake/a", "net/fake/e") in e and
-              ("net/fake/e", "net/fake/a") not in e and
-              ("net/fake/e", "net/fake/b") not in e,
+        check(("hw/net/fake/a", "hw/net/fake/e") in e and
+              ("hw/net/fake/e", "hw/net/fake/a") not in e and
+              ("hw/net/fake/e", "hw/net/fake/b") not in e,
               "no edge from #if 0, members or comments: %s"
-              % sorted(k for k in e if k[0] == "net/fake/e"))
-        check(g.module["hw/net/fake/c-int.h"] == "net/fake/c" and
-              [x[0] for x in e[("net/fake/d", "net/fake/c")]]
+              % sorted(k for k in e if k[0] == "hw/net/fake/e"))
+        check(g.module["hw/net/fake/c-int.h"] == "hw/net/fake/c" and
+              [x[0] for x in e[("hw/net/fake/d", "hw/net/fake/c")]]
               == ["include", "ref"],
               "c-int.h is module c; d.c includes it and names c.c's "
               "variable")
-        kinds = [x[0] for x in e.get(("net/fake/c", "net/fake/d"), [])]
+        kinds = [x[0] for x in e.get(("hw/net/fake/c", "hw/net/fake/d"), [])]
         check(kinds == ["ref"], "an ops table's function address: a ref "
               "edge (%s)" % kinds)
-        check(sorted(x[0] for x in e[("net/fake/a", "net/fake/b")])
+        check(sorted(x[0] for x in e[("hw/net/fake/a", "hw/net/fake/b")])
               == ["call", "include"], "a.c -> b.c: the include and the call")
-        check(g.module["include/hw/net/fake/a.h"] == "net/fake/a" ==
+        check(g.module["include/hw/net/fake/a.h"] == "hw/net/fake/a" ==
               g.module["hw/net/fake/a.c"],
               "include/hw/x.h and hw/x.c are one module")
         check(sorted(g.files["hw/net/fake/d.c"].defs) == ["d_fn", "d_tab"],
@@ -193,7 +193,7 @@ def test_report():
         check('hw/net/fake/b.c:2: include #include "hw/net/fake/a.h"'
               in out, "the include edge's example")
         check("hw/net/fake/c.c:12: ref d_fn" in out and
-              "net/fake/a -> net/fake/b (1 call, 1 include)" in out,
+              "hw/net/fake/a -> hw/net/fake/b (1 call, 1 include)" in out,
               "the ref edge's example, the counts of each kind")
 
 
@@ -211,10 +211,10 @@ def test_allowlist():
         check(rc == 1 and "NEW" not in out and "circle of 2: " + AB in out,
               "--strict ignores the allowlist (%d)" % rc)
         # an allowlist line larger than today's circle: it shrank
-        rc, out = run(d, allow="%s net/fake/x # x\n%s # y\n" % (AB, CD))
+        rc, out = run(d, allow="%s hw/net/fake/x # x\n%s # y\n" % (AB, CD))
         check(rc == 0 and "tighten" in out,
               "a circle that shrank passes, with a note (%d)" % rc)
-        rc, out = run(d, allow="%s # x\n%s # y\nnet/fake/p net/fake/q\n"
+        rc, out = run(d, allow="%s # x\n%s # y\nnet/fake/p hw/net/fake/q\n"
                       % (AB, CD))
         check(rc == 0 and "line 3 is no circle any more" in out,
               "a line of a circle that is gone: noted (%d)" % rc)
@@ -225,8 +225,8 @@ def test_grown():
         tree(d, {"hw/net/fake/e.c": FILES["hw/net/fake/e.c"]
                  + '#include "hw/net/fake/a.h"\n' + GROW})
         rc, out = run(d, allow="%s # x\n%s # y\n" % (AB, CD))
-        check(rc == 1 and "GROWN circle of 3: net/fake/a net/fake/b "
-              "net/fake/e" in out and "new in it: net/fake/e" in out,
+        check(rc == 1 and "GROWN circle of 3: hw/net/fake/a hw/net/fake/b "
+              "hw/net/fake/e" in out and "new in it: hw/net/fake/e" in out,
               "a circle that gained a module fails (%d)" % rc, out)
         check("hw/net/fake/e.c:25: call a_init(), defined at "
               "hw/net/fake/a.c:10" in out and "no circle any more" not in out,
@@ -238,8 +238,8 @@ def test_usage_and_dot():
         tree(d)
         rc, out = run(d, "--dot")
         check(rc == 0 and out.startswith("digraph") and
-              '"net/fake/a" -> "net/fake/b" [color=red];' in out and
-              '"net/fake/a" -> "net/fake/e" [];' in out,
+              '"hw/net/fake/a" -> "hw/net/fake/b" [color=red];' in out and
+              '"hw/net/fake/a" -> "hw/net/fake/e" [];' in out,
               "--dot: the module graph, circles in red")
         rc, out = run(d, "--print-allow")
         check(rc == 0 and out.splitlines()[0].startswith(AB + "  # "),

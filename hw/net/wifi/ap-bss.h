@@ -20,7 +20,7 @@
 
 #include "qemu/timer.h"
 #include "net/net.h"
-#include "hw/net/wifi/medium.h"
+#include "net/wifi/medium.h"
 
 #define TYPE_WIFI_AP "wifi-ap"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiApState, WIFI_AP)

@@ -15,7 +15,7 @@
 #include "qemu/timer.h"
 #include "qemu/guest-random.h"
 #include "net/eth.h"
-#include "hw/net/wifi/crypto.h"
+#include "net/wifi/crypto.h"
 #include "ap-wpa.h"
 #include "trace.h"
 

@@ -20,7 +20,7 @@
 #include "hw/qdev-properties-system.h"
 #include "hw/resettable.h"
 #include "system/reset.h"
-#include "hw/net/wifi/medium.h"
+#include "net/wifi/medium.h"
 
 #define TYPE_WIFI_TRAFFIC "wifi-traffic"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiTrafficState, WIFI_TRAFFIC)

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Fuzz targets "bcm4331-peer" and "bcm4331-peer-wpa2": the fuzz input is
- * what a peer process sends on the air's netdev (include/hw/net/wifi/
+ * what a peer process sends on the air's netdev (include/net/wifi/
  * air-proto.h), so management frames, EAPOL and data reach the virtual
  * access point and the card's RX path, interleaved with frames the card
  * itself transmits.
@@ -67,9 +67,9 @@
 #include "net/net.h"
 #include "tests/qtest/libqtest.h"
 #include "tests/qtest/libqos/pci-pc.h"
-#include "hw/net/wifi/air-proto.h"
-#include "hw/net/wifi/crypto.h"
-#include "hw/net/wifi/ieee80211.h"
+#include "net/wifi/air-proto.h"
+#include "net/wifi/crypto.h"
+#include "net/wifi/ieee80211.h"
 #include "net/hub.h"
 #include "fuzz.h"
 #include "tests/qtest/libqos/bcm4331.h"

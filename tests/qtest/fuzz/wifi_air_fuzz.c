@@ -90,7 +90,7 @@
 #include "monitor/qdev.h"
 #include "monitor/monitor-internal.h"   /* qmp_commands */
 #include "net/net.h"
-#include "hw/net/wifi/air-proto.h"
+#include "net/wifi/air-proto.h"
 #include "fuzz.h"
 
 static G_NORETURN G_GNUC_PRINTF(1, 2) void air_fail(const char *fmt, ...)

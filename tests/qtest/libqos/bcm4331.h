@@ -13,8 +13,8 @@
 
 #include "../libqtest.h"
 #include "pci.h"
-#include "hw/net/bcm4331/bcma-regs.h"
-#include "hw/net/bcm4331/d11-regs.h"
+#include "hw/net/bcm43xx/bcma-regs.h"
+#include "hw/net/bcm43xx/d11-regs.h"
 
 /* where the tests map the 802.11 core and its agent: the BAR0 windows */
 #define D11             BCMA_BAR0_WIN0

@@ -1,2 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "trace/trace-hw_net_bcm4331.h"
