@@ -33,11 +33,11 @@ has() {
 # the project's files of each part
 part_of() {
     case $1 in
-    hw/net/wifi/ap*|hw/net/wifi/traffic.c) echo wifi-ap ;;
-    net/wifi/medium*|net/wifi/pcap.c|include/net/wifi/medium.h|qapi/wifi.json)
-        echo wifi-medium ;;
     # the Kconfig symbol WIFI_MEDIUM sits with the devices, as CAN_BUS does
     hw/net/wifi/Kconfig) echo wifi-lib ;;
+    hw/net/wifi/*) echo wifi-ap ;;
+    net/wifi/medium*|net/wifi/pcap.c|include/net/wifi/medium.h|qapi/wifi.json)
+        echo wifi-medium ;;
     net/wifi/*|include/net/wifi/*) echo wifi-lib ;;
     hw/net/bcm43xx/*) echo bcm4331 ;;
     tests/qtest/fuzz/*) echo fuzz ;;

@@ -72,10 +72,12 @@ base=$(git -C "$tree" rev-parse HEAD)
 commit() {
     local part=$1 msg=$2
     "$top/scripts/overlay.sh" --copy --parts "$part" "$tree"
-    # a wifi part builds on its own: hw/net/wifi/meson.build lists the
-    # sources the tree has so far (all of them once the AP is in)
-    if [ -f "$tree/hw/net/wifi/meson.build" ]; then
-        /usr/bin/python3 - "$tree/hw/net/wifi" "$top/hw/net/wifi/meson.build" <<'PY'
+    # a wifi part builds on its own: net/wifi/meson.build and
+    # hw/net/wifi/meson.build list the sources the tree has so far (all of
+    # them once the AP is in)
+    for d in net/wifi hw/net/wifi; do
+        [ -f "$tree/$d/meson.build" ] || continue
+        /usr/bin/python3 - "$tree/$d" "$top/$d/meson.build" <<'PY'
 import os, re, sys
 d, ours = sys.argv[1:]
 path = os.path.join(d, "meson.build")
@@ -87,35 +89,35 @@ for line in open(ours):
     out.append(line)
 open(path, "w").write("".join(out))
 PY
-    fi
-    if [ "$part" = docs ]; then
-        /usr/bin/python3 - "$tree/MAINTAINERS" "$name" "$email" <<'PY'
+    done
+    # MAINTAINERS: every patch that adds files names them in our entry
+    /usr/bin/python3 - "$tree/MAINTAINERS" "$part" "$name" "$email" <<'PY'
 import sys
-path, name, email = sys.argv[1:]
-entry = """Broadcom BCM4331 Wi-Fi, Wi-Fi medium and access point
-M: %s <%s>
-S: Maintained
-F: hw/net/bcm43xx/
-F: hw/net/wifi/
-F: net/wifi/
-F: include/net/wifi/
-F: qapi/wifi.json
-F: tests/qtest/bcm4331*
-F: tests/qtest/wifi-*
-F: tests/qtest/libqos/bcm4331*
-F: tests/qtest/wifi-vectors.h
-F: tests/qtest/fuzz/bcm4331*
-F: docs/system/devices/bcm4331.rst
-
-""" % (name, email)
+path, part, name, email = sys.argv[1:]
+files = {
+    "wifi-lib": ["net/wifi/", "include/net/wifi/", "hw/net/wifi/Kconfig"],
+    "wifi-medium": ["qapi/wifi.json"],
+    "wifi-ap": ["hw/net/wifi/"],
+    "bcm4331": ["hw/net/bcm43xx/"],
+    "qtest": ["tests/qtest/bcm4331*", "tests/qtest/bcm43224*",
+              "tests/qtest/wifi-*", "tests/qtest/libqos/bcm4331*"],
+    "fuzz": ["tests/qtest/fuzz/bcm4331*", "tests/qtest/fuzz/wifi_*"],
+    "docs": ["docs/system/devices/bcm4331.rst"],
+}.get(part)
+if not files:
+    sys.exit(0)
+title = "Broadcom BCM4331 Wi-Fi, Wi-Fi medium and access point\n"
 s = open(path).read()
-anchor = "CAN bus subsystem and hardware\n"
-assert anchor in s, "MAINTAINERS: no CAN entry"
-if entry not in s:
-    s = s.replace(anchor, entry + anchor, 1)
+if title not in s:
+    anchor = "CAN bus subsystem and hardware\n"
+    assert anchor in s, "MAINTAINERS: no CAN entry"
+    s = s.replace(anchor, title + "M: %s <%s>\nS: Maintained\n\n" %
+                  (name, email) + anchor, 1)
+start = s.index(title)
+end = s.index("\n\n", start) + 1
+s = s[:end] + "".join("F: %s\n" % f for f in files) + s[end:]
 open(path, "w").write(s)
 PY
-    fi
     git -C "$tree" add -A
     git -C "$tree" commit -q -s -F - <<<"$msg"
 }
@@ -236,11 +238,18 @@ echo "patches: $n patches in $series"
 rc=0
 for p in "$series"/0*.patch; do
     case $p in */0000-cover-letter.patch) continue ;; esac
-    if ! perl "$tree/scripts/checkpatch.pl" -q "$p" >"$p.checkpatch" 2>&1; then
-        echo "patches: checkpatch: $(basename "$p"): see $p.checkpatch"
+    # without -q: checkpatch's totals line counts the warnings too, and a
+    # warning fails the series as an error does
+    perl "$tree/scripts/checkpatch.pl" "$p" >"$p.checkpatch" 2>&1 || true
+    total=$(grep -E '^total: [0-9]+ errors, [0-9]+ warnings' "$p.checkpatch" || true)
+    if [ -z "$total" ]; then
+        echo "patches: checkpatch: $(basename "$p"): no verdict, see $p.checkpatch"
+        rc=1
+    elif ! [[ $total =~ ^total:\ 0\ errors,\ 0\ warnings ]]; then
+        echo "patches: checkpatch: $(basename "$p"): $total: see $p.checkpatch"
         rc=1
     else
-        echo "patches: checkpatch: $(basename "$p"): clean"
+        echo "patches: checkpatch: $(basename "$p"): $total"
         rm -f "$p.checkpatch"
     fi
 done

@@ -104,7 +104,7 @@ bool wifi_half_duplex(WifiMedium *m, WifiMediumClient *rx,
 double wifi_interference_mw(WifiMedium *m, WifiMediumClient *rx,
                             const WifiEmission *e)
 {
-    uint32_t freq = rx->ops->freq(rx);
+    uint32_t freq = rx->freq_mhz;
     double mw = 0;
 
     for (int i = 0; i < WIFI_EMISSIONS; i++) {
@@ -134,7 +134,7 @@ static int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c,
 {
     int64_t slot = SCALE_US * wifi_slot_us(ofdm);
     int64_t until = MAX(now, c->nav_until_ns);
-    uint32_t freq = c->ops->freq(c);
+    uint32_t freq = c->freq_mhz;
 
     for (int i = 0; i < WIFI_EMISSIONS; i++) {
         const WifiEmission *o = &m->emis[i];
@@ -159,7 +159,6 @@ static int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c,
 void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
                      int64_t end_ns)
 {
-    uint8_t own[6];
     uint16_t dur;
 
     if (len < IEEE80211_ACK_LEN) {
@@ -169,8 +168,7 @@ void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
     if (dur & 0x8000) {
         return;                 /* an AID or CFP: not a duration */
     }
-    if (rx->ops->addr && rx->ops->addr(rx, own) &&
-        !memcmp(ieee80211_addr1(frame), own, 6)) {
+    if (wifi_client_is(rx, ieee80211_addr1(frame))) {
         return;
     }
     rx->nav_until_ns = MAX(rx->nav_until_ns, end_ns + dur * SCALE_US);
@@ -284,7 +282,8 @@ static WifiMediumClient *wifi_ctrl_deliver(WifiMedium *m,
                     meta.txpower_dbm - 40);
     wifi_link_send(m, &e->site, frame, len, &meta, 0);
 
-    wifi_medium_local(m, from, &e->site, frame, len, &meta, e, &addressee);
+    wifi_medium_local(m, &(WifiLocalTx){ from, &e->site, frame, len, &meta, e },
+                      &addressee);
     return addressee;
 }
 
@@ -470,8 +469,8 @@ static void wifi_job_frame_end(WifiTxJob *j, int64_t now)
 
     wifi_pcap_write(m, j->start_ns, j->data, j->len, &meta,
                     meta.txpower_dbm - 40);
-    acker = wifi_medium_local(m, j->from, &j->site, j->data, j->len, &meta,
-                              e, NULL);
+    acker = wifi_medium_local(m, &(WifiLocalTx){ j->from, &j->site, j->data,
+                                                 j->len, &meta, e }, NULL);
     if (acker && !j->from) {
         wifi_rx_delivered(m, j->sender, j->data, j->len);
     }

@@ -264,10 +264,16 @@ struct WifiTxJob {
 /* medium.c */
 bool wifi_wants_ack(const uint8_t *frame);
 bool wifi_frame_has_ta(const uint8_t *frame, size_t len);
-WifiMediumClient *wifi_medium_local(WifiMedium *m, WifiMediumClient *from,
-                                    const WifiSite *site, const uint8_t *frame,
-                                    size_t len, const WifiFrameMeta *meta,
-                                    const WifiEmission *e,
+/* a frame on the air as the local radios hear it (wifi_medium_local) */
+typedef struct WifiLocalTx {
+    WifiMediumClient *from;     /* its sender; NULL: another process */
+    const WifiSite *site;       /* where it comes from */
+    const uint8_t *frame;
+    size_t len;
+    const WifiFrameMeta *meta;
+    const WifiEmission *e;      /* airtime on: its transmission */
+} WifiLocalTx;
+WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
                                     WifiMediumClient **addressee);
 void wifi_client_site(WifiMediumClient *c, WifiSite *site);
 uint64_t wifi_random(WifiMedium *m);

@@ -387,8 +387,8 @@ bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
     m->remote_dups++;
     trace_wifi_medium_rx_dup(sc >> 4, len);
     QTAILQ_FOREACH(c, &m->clients, next) {
-        if (c->ops->freq(c) == meta->freq_mhz &&
-            c->ops->acks(c, ieee80211_addr1(frame))) {
+        if (c->freq_mhz == meta->freq_mhz &&
+            wifi_client_acks(c, ieee80211_addr1(frame))) {
             wifi_medium_ack(m, c, frame, len, meta, now, air_seq);
             break;
         }
@@ -491,8 +491,9 @@ static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
             site.pos[i] = af.pos_mm[i] / 1000.0;
         }
         memcpy(site.addr, af.radio, sizeof(site.addr));
-        acker = wifi_medium_local(m, NULL, &site, af.frame, af.len, &meta,
-                                  NULL, NULL);
+        acker = wifi_medium_local(m, &(WifiLocalTx){ NULL, &site, af.frame,
+                                                     af.len, &meta, NULL },
+                                  NULL);
         if (acker) {
             wifi_rx_delivered(m, af.sender, af.frame, af.len);
             wifi_medium_ack(m, acker, af.frame, af.len, &meta,

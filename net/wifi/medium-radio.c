@@ -134,7 +134,7 @@ static double wifi_noise_at(WifiMedium *m, WifiMediumClient *rx)
     if (!m->n_interferers) {
         return m->noise_floor_dbm;
     }
-    freq = rx->ops->freq(rx);
+    freq = rx->freq_mhz;
     for (unsigned i = 0; i < m->n_interferers; i++) {
         const WifiInterferer *n = &m->interferers[i];
         double rej = wifi_coupling_db(n->freq_mhz, freq);
@@ -339,13 +339,11 @@ static bool wifi_parse_addr(const char *s, uint8_t *a)
 static WifiRadioInfo *wifi_radio_info(WifiMediumClient *c)
 {
     WifiRadioInfo *r = g_new0(WifiRadioInfo, 1);
-    uint8_t a[6];
-
     r->name = g_strdup(c->name ? c->name : "");
-    if (c->ops->addr && c->ops->addr(c, a)) {
-        r->address = wifi_addr_str(a);
+    if (wifi_client_is(c, c->addr)) {
+        r->address = wifi_addr_str(c->addr);
     }
-    r->freq = c->ops->freq(c);
+    r->freq = c->freq_mhz;
     r->x = c->pos[0];
     r->y = c->pos[1];
     r->z = c->pos[2];

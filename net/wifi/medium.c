@@ -67,142 +67,195 @@ bool wifi_frame_has_ta(const uint8_t *frame, size_t len)
 void wifi_client_site(WifiMediumClient *c, WifiSite *site)
 {
     memcpy(site->pos, c->pos, sizeof(site->pos));
-    if (!c->ops->addr || !c->ops->addr(c, site->addr)) {
-        memset(site->addr, 0, sizeof(site->addr));
+    memcpy(site->addr, c->addr, sizeof(site->addr));
+}
+
+/* @from lost a frame to a collision */
+static void wifi_collision(WifiMedium *m, WifiMediumClient *from,
+                           uint32_t freq_mhz)
+{
+    m->collisions++;
+    from->stats.collisions++;
+    trace_wifi_medium_collision(from->name, freq_mhz);
+}
+
+/* does @c take this frame (judged @bad on the way) now? */
+static bool wifi_client_takes(const WifiMediumClient *c, const uint8_t *frame,
+                              bool bad)
+{
+    if (!(c->wants & WIFI_WANT_RX) ||
+        (bad && !(c->wants & WIFI_WANT_BAD_FCS))) {
+        return false;
     }
+    if (!ieee80211_is_ctrl(frame)) {
+        return true;
+    }
+    /* an ACK or CTS to its own address answers its own frame: not for it */
+    if ((ieee80211_subtype(frame) == IEEE80211_STYPE_ACK ||
+         ieee80211_subtype(frame) == IEEE80211_STYPE_CTS) &&
+        !memcmp(ieee80211_addr1(frame), c->addr, IEEE80211_ADDR_LEN)) {
+        return false;
+    }
+    return c->wants & WIFI_WANT_CTRL;
 }
 
 /*
- * Deliver to the local radios on the channel (except @from); returns the
- * radio that acknowledges it, if any.  Each receiver hears the frame with
- * its own signal and SNR (wifi_path): not at all below the detection
- * threshold or over a link switched off; with a bad FCS when noise
- * (wifi_per) or the link's loss corrupts it.  With airtime on (@e, the
- * transmission on the air), a receiver that was transmitting meanwhile
- * hears nothing of it, what else was on the air then adds to the noise
- * (SINR), and a receiver that decodes a frame for another radio sets its
- * NAV.  A frame with a bad FCS reaches only radios that ask for such
- * frames, and nobody acknowledges it; a receiver whose ACK back to a
- * local sender is lost does not count as the acknowledger (the sender
- * retries, the receiver drops the duplicate).  *@addressee (if given):
- * the radio the frame is for that got it intact, whatever its type.
+ * Does @tx survive on its way to @c (path @p)?  With airtime on (tx->e),
+ * false in *@deaf if @c was transmitting meanwhile (half duplex): it hears
+ * nothing; otherwise what else was on the air adds to the noise (SINR).
+ * A loss of a frame for @c to interference is a collision of its sender.
  */
-WifiMediumClient *wifi_medium_local(WifiMedium *m,
-                                    WifiMediumClient *from,
-                                    const WifiSite *site,
-                                    const uint8_t *frame, size_t len,
-                                    const WifiFrameMeta *meta,
-                                    const WifiEmission *e,
+static bool wifi_rx_survives(WifiMedium *m, const WifiLocalTx *tx,
+                             WifiMediumClient *c, WifiPath *p, bool for_c,
+                             bool *deaf)
+{
+    const WifiFrameMeta *meta = tx->meta;
+    bool interfered = false, bad;
+
+    *deaf = false;
+    if (tx->e && tx->e->radio) {
+        double noise_mw = pow(10.0, m->noise_floor_dbm / 10.0);
+        double i_mw;
+
+        /*
+         * (A frame from another process is taken as that process judged
+         * it against ours, its sender having heard whether it was
+         * acknowledged: a collision seen on one side only costs a
+         * retransmission, never a silent loss.)
+         */
+        if (wifi_half_duplex(m, c, tx->e)) {
+            *deaf = true;
+            if (for_c && tx->from) {
+                wifi_collision(m, tx->from, meta->freq_mhz);
+            }
+            return false;
+        }
+        i_mw = wifi_interference_mw(m, c, tx->e);
+        if (i_mw > 0) {
+            p->snr_db = p->signal_dbm - 10.0 * log10(noise_mw + i_mw);
+            interfered = true;
+        }
+    }
+    bad = meta->fcs_bad ||
+          !wifi_path_survives(m, p, meta->rate_500k, meta->ofdm,
+                              meta->short_preamble,
+                              tx->len + IEEE80211_FCS_LEN);
+    if (bad && !meta->fcs_bad) {
+        c->stats.rx_errors++;
+        m->per_losses++;
+        trace_wifi_medium_rx_error(c->name, meta->freq_mhz, tx->len,
+                                   meta->rate_500k, lround(p->snr_db * 10));
+        if (interfered && for_c && tx->from) {
+            wifi_collision(m, tx->from, meta->freq_mhz);
+        }
+    }
+    return !bad;
+}
+
+/* does the ACK of @c make it back to a local sender? */
+static bool wifi_ack_returns(WifiMedium *m, const WifiLocalTx *tx,
+                             WifiMediumClient *c)
+{
+    WifiPath back = { 0 };
+    WifiSite own;
+
+    if (!tx->from) {
+        return true;            /* the other process judges that */
+    }
+    wifi_client_site(c, &own);
+    wifi_path(m, c, &own, tx->meta->txpower_dbm, tx->from, &back);
+    if (back.heard &&
+        wifi_path_survives(m, &back,
+                           wifi_ack_rate(tx->meta->rate_500k, tx->meta->ofdm),
+                           tx->meta->ofdm, tx->meta->short_preamble,
+                           WIFI_ACK_BYTES)) {
+        return true;
+    }
+    trace_wifi_medium_ack_lost(c->name, tx->from->name);
+    return false;
+}
+
+/* queue the frame for @c's deferred work; false if its queue is full */
+static bool wifi_rx_enqueue(WifiMedium *m, WifiMediumClient *c,
+                            const WifiLocalTx *tx, bool bad, double signal)
+{
+    WifiQueuedFrame *f;
+
+    if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
+        m->rx_overflows++;
+        c->stats.drops++;
+        trace_wifi_medium_rx_overflow(c->name);
+        return false;
+    }
+    f = g_malloc(sizeof(*f) + tx->len);
+    f->meta = *tx->meta;
+    f->meta.fcs_bad = bad;
+    f->meta.signal_dbm = MIN(MAX(lround(signal), -128), 127);
+    f->len = tx->len;
+    memcpy(f->data, tx->frame, tx->len);
+    QSIMPLEQ_INSERT_TAIL(&c->rxq, f, next);
+    c->rxq_len++;
+    wifi_deferred_schedule(c->rx_work);
+    return true;
+}
+
+/*
+ * Deliver @tx to the local radios on its channel (except its sender);
+ * returns the radio that acknowledges it, if any.  Each receiver hears the
+ * frame with its own signal and SNR (wifi_path): not at all below the
+ * detection threshold or over a link switched off; with a bad FCS when
+ * noise (wifi_per), interference or the link's loss corrupts it
+ * (wifi_rx_survives).  A receiver that decodes a frame for another radio
+ * sets its NAV (airtime on).  A radio gets what it wants
+ * (wifi_client_takes); one that would take the frame but whose queue is
+ * full does not acknowledge it, nor does one whose ACK back to a local
+ * sender is lost (the sender retries, the receiver drops the duplicate).
+ * *@addressee (if given): the radio the frame is for that got it intact,
+ * whatever its type.
+ */
+WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
                                     WifiMediumClient **addressee)
 {
+    const WifiFrameMeta *meta = tx->meta;
     WifiMediumClient *c, *acker = NULL;
-    double noise_mw = pow(10.0, m->noise_floor_dbm / 10.0);
 
     if (addressee) {
         *addressee = NULL;
     }
     QTAILQ_FOREACH(c, &m->clients, next) {
-        WifiQueuedFrame *f;
         WifiPath p;
-        bool bad, interfered = false, for_c;
+        bool good, deaf, for_c, takes;
 
-        if (c == from || c->ops->freq(c) != meta->freq_mhz) {
+        if (c == tx->from || c->freq_mhz != meta->freq_mhz) {
             continue;
         }
-        wifi_path(m, from, site, meta->txpower_dbm, c, &p);
+        wifi_path(m, tx->from, tx->site, meta->txpower_dbm, c, &p);
         if (!p.heard) {
             continue;
         }
-        for_c = len >= IEEE80211_ACK_LEN &&
-                c->ops->acks(c, ieee80211_addr1(frame));
-        if (e && e->radio) {
-            double i_mw;
-
-            /*
-             * (A frame from another process is taken as that process
-             * judged it against ours, its sender having heard whether it
-             * was acknowledged: a collision seen on one side only costs a
-             * retransmission, never a silent loss.)
-             */
-            if (wifi_half_duplex(m, c, e)) {
-                /* it was transmitting: a collision if it was the addressee */
-                if (for_c && from) {
-                    m->collisions++;
-                    from->stats.collisions++;
-                    trace_wifi_medium_collision(from->name, meta->freq_mhz);
-                }
-                continue;
-            }
-            i_mw = wifi_interference_mw(m, c, e);
-            if (i_mw > 0) {
-                p.snr_db = p.signal_dbm - 10.0 * log10(noise_mw + i_mw);
-                interfered = true;
-            }
-        }
-        bad = meta->fcs_bad ||
-              !wifi_path_survives(m, &p, meta->rate_500k, meta->ofdm,
-                                  meta->short_preamble,
-                                  len + IEEE80211_FCS_LEN);
-        if (bad && !meta->fcs_bad) {
-            c->stats.rx_errors++;
-            m->per_losses++;
-            trace_wifi_medium_rx_error(c->name, meta->freq_mhz, len,
-                                       meta->rate_500k,
-                                       lround(p.snr_db * 10));
-            if (interfered && for_c && from) {
-                m->collisions++;
-                from->stats.collisions++;
-                trace_wifi_medium_collision(from->name, meta->freq_mhz);
-            }
-        }
-        if (bad && (!c->ops->wants_bad_fcs || !c->ops->wants_bad_fcs(c))) {
+        for_c = tx->len >= IEEE80211_ACK_LEN &&
+                wifi_client_acks(c, ieee80211_addr1(tx->frame));
+        good = wifi_rx_survives(m, tx, c, &p, for_c, &deaf);
+        if (deaf) {
             continue;
         }
-        /* a radio that cannot take the frame does not acknowledge it */
-        if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
-            m->rx_overflows++;
-            c->stats.drops++;
-            trace_wifi_medium_rx_overflow(c->name);
-            continue;
+        takes = wifi_client_takes(c, tx->frame, !good);
+        if ((takes && !wifi_rx_enqueue(m, c, tx, !good, p.signal_dbm)) ||
+            !good) {
+            continue;           /* a full queue: dropped, not acknowledged */
         }
-        if (!bad) {
-            c->stats.rx_frames++;
-            c->stats.rx_bytes += len;
-            if (e) {
-                wifi_nav_update(c, frame, len, e->end_ns);
-            }
-            if (for_c && addressee && !*addressee) {
-                *addressee = c;
-            }
+        c->stats.rx_frames++;
+        c->stats.rx_bytes += tx->len;
+        if (tx->e) {
+            wifi_nav_update(c, tx->frame, tx->len, tx->e->end_ns);
         }
-        if (!bad && !acker && for_c && wifi_wants_ack(frame)) {
-            WifiPath back = { 0 };
-            WifiSite own;
-
-            /* the ACK has to make it back to a sender in this process */
-            wifi_client_site(c, &own);
-            if (from) {
-                wifi_path(m, c, &own, meta->txpower_dbm, from, &back);
-            }
-            if (!from || (back.heard &&
-                          wifi_path_survives(m, &back,
-                              wifi_ack_rate(meta->rate_500k, meta->ofdm),
-                              meta->ofdm, meta->short_preamble,
-                              WIFI_ACK_BYTES))) {
-                acker = c;
-            } else {
-                trace_wifi_medium_ack_lost(c->name, from->name);
-            }
+        if (for_c && addressee && !*addressee) {
+            *addressee = c;
         }
-        f = g_malloc(sizeof(*f) + len);
-        f->meta = *meta;
-        f->meta.fcs_bad = bad;
-        f->meta.signal_dbm = MIN(MAX(lround(p.signal_dbm), -128), 127);
-        f->len = len;
-        memcpy(f->data, frame, len);
-        QSIMPLEQ_INSERT_TAIL(&c->rxq, f, next);
-        c->rxq_len++;
-        wifi_deferred_schedule(c->rx_work);
+        if (takes && !acker && for_c && wifi_wants_ack(tx->frame) &&
+            wifi_ack_returns(m, tx, c)) {
+            acker = c;
+        }
     }
     return acker;
 }
@@ -263,7 +316,8 @@ void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
     }
     wifi_pcap_write(m, meta.tx_time_ns, ack, sizeof(ack), &meta,
                     meta.txpower_dbm - 40);
-    wifi_medium_local(m, acker, &site, ack, sizeof(ack), &meta, e, NULL);
+    wifi_medium_local(m, &(WifiLocalTx){ acker, &site, ack, sizeof(ack),
+                                         &meta, e }, NULL);
     /* the ACK of a frame from another process names it: see wifi_arq */
     wifi_link_send(m, &site, ack, sizeof(ack), &meta, ack_seq);
 }
@@ -304,7 +358,8 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
     trace_wifi_medium_tx(from->name, meta->freq_mhz, len, meta->rate_500k);
     wifi_pcap_write(m, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), frame, len,
                     &fm, meta->txpower_dbm - 40);
-    acker = wifi_medium_local(m, from, &site, frame, len, &fm, NULL, NULL);
+    acker = wifi_medium_local(m, &(WifiLocalTx){ from, &site, frame, len, &fm,
+                                                 NULL }, NULL);
     seq = wifi_link_send(m, &site, frame, len, &fm, 0);
     acked = acker;
     if (acker) {
@@ -383,6 +438,34 @@ void wifi_medium_attach(WifiMedium *m, WifiMediumClient *c,
                                    &owner->mem_reentrancy_guard);
     if (m) {
         QTAILQ_INSERT_TAIL(&m->clients, c, next);
+    }
+}
+
+void wifi_medium_set_freq(WifiMediumClient *c, uint32_t freq_mhz)
+{
+    if (c->freq_mhz != freq_mhz) {
+        c->freq_mhz = freq_mhz;
+        trace_wifi_medium_radio_freq(c->name, freq_mhz);
+    }
+}
+
+void wifi_medium_set_addr(WifiMediumClient *c, const uint8_t *addr)
+{
+    static const uint8_t none[6];
+
+    addr = addr ? addr : none;
+    if (memcmp(c->addr, addr, sizeof(c->addr))) {
+        memcpy(c->addr, addr, sizeof(c->addr));
+        trace_wifi_medium_radio_addr(c->name, addr[0], addr[1], addr[2],
+                                     addr[3], addr[4], addr[5]);
+    }
+}
+
+void wifi_medium_set_wants(WifiMediumClient *c, unsigned wants)
+{
+    if (c->wants != wants) {
+        c->wants = wants;
+        trace_wifi_medium_radio_wants(c->name, wants);
     }
 }
 

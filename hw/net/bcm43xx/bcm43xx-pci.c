@@ -315,9 +315,12 @@ static void bcm43xx_pci_reset_enter(Object *obj, ResetType type)
 
 static void bcm43xx_pci_reset_hold(Object *obj, ResetType type)
 {
+    Bcm43xxState *s = BCM43XX_PCI(obj);
+
     /* the cores' lines follow their reset state: all low */
-    d11_update_irq(&BCM43XX_PCI(obj)->mac);
+    d11_update_irq(&s->mac);
     pci_irq_deassert(PCI_DEVICE(obj));
+    d11_xmit_air_update(&s->xmit);  /* off the air until the driver tunes */
 }
 
 static int bcm43xx_post_load(void *opaque, int version_id)

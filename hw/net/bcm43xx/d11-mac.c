@@ -668,6 +668,7 @@ void d11_state_changed(D11State *m)
 {
     d11_drive_dma(m);
     d11_update_irq(m);
+    d11_xmit_air_update(m->xmit);
 }
 
 /* the MAC is enabled and the firmware runs: frames may go out */
@@ -708,6 +709,7 @@ void d11_set_rfkill(D11State *m, bool blocked)
     if (!bcm_phy_set_rfkill(m->phy, blocked)) {
         return;
     }
+    d11_xmit_air_update(m->xmit);
     /* the switch change interrupt (b43 polls the switch; it only acks) */
     if (bcm_fw_running(m->fw)) {
         d11_raise_irq(m, D11_IRQ_RFKILL);
@@ -776,7 +778,11 @@ static uint32_t d11_read32(void *opaque, uint32_t off, uint32_t mask)
 static void d11_write32(void *opaque, uint32_t off, uint32_t val,
                         uint32_t mask)
 {
-    d11_mmio_write(opaque, off, val, mask);
+    D11State *m = opaque;
+
+    d11_mmio_write(m, off, val, mask);
+    /* the channel, the address, RX DMA, the filter: what the air sees */
+    d11_xmit_air_update(m->xmit);
 }
 
 BCMA_REGION_OPS(d11_iomem_ops, d11_read32, d11_write32);

@@ -395,26 +395,10 @@ void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm)
 /* ------------------------------------------------------------------ */
 /* RX                                                                  */
 
-static uint32_t d11_air_freq(WifiMediumClient *c)
-{
-    D11Xmit *x = c->opaque;
-
-    return bcm_phy_radio_freq(x->phy);
-}
-
 static bool d11_rx_ready(D11Xmit *x)
 {
     return d11_mac_running(x->mac) && bcm_phy_radio_freq(x->phy) &&
            d11_dma_rx_enabled(x->dma);
-}
-
-static bool d11_air_acks(WifiMediumClient *c, const uint8_t *addr1)
-{
-    D11Xmit *x = c->opaque;
-    uint8_t own[IEEE80211_ADDR_LEN];
-
-    d11_own_addr(x->mac, own);
-    return d11_rx_ready(x) && !memcmp(addr1, own, IEEE80211_ADDR_LEN);
 }
 
 /* the firmware's receive filter (what b43_adjust_opmode() selects) */
@@ -547,32 +531,39 @@ static void d11_air_tx_done(WifiMediumClient *c, const WifiTxResult *r)
     d11_dma_fetch_now(x->dma);  /* room in the FIFO again */
 }
 
-/* a monitor asked for frames with a bad FCS (mac80211 FIF_FCSFAIL) */
-static bool d11_air_wants_bad_fcs(WifiMediumClient *c)
-{
-    D11Xmit *x = c->opaque;
-
-    return d11_rx_ready(x) && FIELD_EX32(d11_macctl(x->mac), D11_MACCTL,
-                                         KEEP_BAD);
-}
-
-static bool d11_air_addr(WifiMediumClient *c, uint8_t *addr)
-{
-    static const uint8_t none[IEEE80211_ADDR_LEN];
-    D11Xmit *x = c->opaque;
-
-    d11_own_addr(x->mac, addr);
-    return memcmp(addr, none, IEEE80211_ADDR_LEN) != 0;
-}
-
 static const WifiMediumClientOps d11_air_ops = {
-    .freq = d11_air_freq,
-    .acks = d11_air_acks,
-    .addr = d11_air_addr,
     .receive = d11_air_receive,
-    .wants_bad_fcs = d11_air_wants_bad_fcs,
     .tx_done = d11_air_tx_done,
 };
+
+/*
+ * Tell the air what the radio is now: the channel it is tuned to (0: off),
+ * the address its filter acknowledges (RCM), whether it takes frames (the
+ * MAC and the PSM run, RX DMA on), control frames (KEEP_CTL: a monitor)
+ * and frames with a bad FCS (KEEP_BAD: mac80211's FIF_FCSFAIL).  Called
+ * after everything that may change one of them: a register write to the
+ * core, a core or device reset, rfkill, migration.
+ */
+void d11_xmit_air_update(D11Xmit *x)
+{
+    uint8_t own[IEEE80211_ADDR_LEN];
+    uint32_t macctl = d11_macctl(x->mac);
+    unsigned wants = 0;
+
+    if (d11_rx_ready(x)) {
+        wants = WIFI_WANT_RX;
+        if (FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
+            wants |= WIFI_WANT_CTRL;
+        }
+        if (FIELD_EX32(macctl, D11_MACCTL, KEEP_BAD)) {
+            wants |= WIFI_WANT_BAD_FCS;
+        }
+    }
+    d11_own_addr(x->mac, own);
+    wifi_medium_set_freq(&x->air, bcm_phy_radio_freq(x->phy));
+    wifi_medium_set_addr(&x->air, own);
+    wifi_medium_set_wants(&x->air, wants);
+}
 
 void d11_xmit_init(D11Xmit *x, DeviceState *dev)
 {

@@ -72,6 +72,9 @@ void d11_xmit_engine_reset(D11Xmit *x, unsigned engine);
 /* from the firmware: a beacon from the template */
 void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm);
 
+/* the radio's state to the air (after anything that may change it) */
+void d11_xmit_air_update(D11Xmit *x);
+
 void d11_xmit_init(D11Xmit *x, DeviceState *dev);
 void d11_xmit_exit(D11Xmit *x);
 void d11_xmit_reset(D11Xmit *x);

@@ -186,14 +186,168 @@ static void wifi_ap_age(WifiApState *s)
     }
 }
 
+/* a probe request: wildcard SSID or ours gets a probe response */
+static void wifi_ap_rx_probe(WifiApState *s, const uint8_t *sa,
+                             const uint8_t *body, const uint8_t *end)
+{
+    const uint8_t *ie = ieee80211_find_ie(body, end, IEEE80211_EID_SSID);
+    uint8_t resp[256];
+    size_t n;
+
+    if (ie && ie[1] && (ie[1] != strlen(s->ssid) ||
+                        memcmp(ie + 2, s->ssid, ie[1]))) {
+        return;
+    }
+    n = wifi_ap_bss_body(s, resp, false);
+    trace_wifi_ap_probe(s->ssid, MAC_ARG(sa));
+    wifi_ap_send_mgmt(s, IEEE80211_STYPE_PROBE_RESP, sa, resp, n);
+}
+
+/* open system authentication (sequence 1), the station (re)starting */
+static void wifi_ap_rx_auth(WifiApState *s, const uint8_t *sa,
+                            const uint8_t *body, const uint8_t *end)
+{
+    const struct ieee80211_auth *req = (const struct ieee80211_auth *)body;
+    struct ieee80211_auth ar;
+    uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
+    WifiApSta *sta;
+
+    if (end - body < sizeof(*req)) {
+        trace_wifi_ap_ub_frame(s->ssid, "short auth",
+                               end - body + IEEE80211_HDR_LEN);
+        return;
+    }
+    alg = lduw_le_p(&req->alg);
+    seq = lduw_le_p(&req->seq);
+    if (seq != 1) {
+        return;
+    }
+    if (alg != IEEE80211_AUTH_ALG_OPEN) {
+        status = WLAN_STATUS_NOT_SUPPORTED_ALG;
+    } else {
+        sta = wifi_ap_sta(s, sa, true);
+        if (!sta) {
+            status = WLAN_STATUS_AP_FULL;
+        } else {
+            wifi_ap_sta_left(s, sta, "reauthenticated");
+            sta->state = STA_AUTH;     /* (re)authentication */
+            sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+            memset(&sta->wpa, 0, sizeof(sta->wpa));
+        }
+    }
+    trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
+    stw_le_p(&ar.alg, alg);
+    stw_le_p(&ar.seq, 2);
+    stw_le_p(&ar.status, status);
+    wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, (uint8_t *)&ar,
+                      sizeof(ar));
+}
+
+/*
+ * The elements of an association request we check: our SSID if it names
+ * one, and with WPA2 an RSN element asking for what we offer (CCMP, PSK),
+ * there up to and with its AKM suite.  The status to answer with.
+ */
+static uint16_t wifi_ap_assoc_ies_status(WifiApState *s, const uint8_t *ies,
+                                         const uint8_t *end)
+{
+    const struct ieee80211_rsn_ie1 *rsn, *ours;
+    const uint8_t *ie = ieee80211_find_ie(ies, end, IEEE80211_EID_SSID);
+
+    if (ie && (ie[1] != strlen(s->ssid) || memcmp(ie + 2, s->ssid, ie[1]))) {
+        return WLAN_STATUS_UNSPEC;
+    }
+    if (!s->passphrase) {
+        return WLAN_STATUS_SUCCESS;
+    }
+    ie = ieee80211_find_ie(ies, end, IEEE80211_EID_RSN);
+    rsn = (const struct ieee80211_rsn_ie1 *)ie;
+    ours = (const struct ieee80211_rsn_ie1 *)wifi_rsn_ie;
+    if (!ie || ie[1] < offsetof(struct ieee80211_rsn_ie1, capab) - 2 ||
+        memcmp(&rsn->group, &ours->group, sizeof(rsn->group)) ||
+        memcmp(&rsn->pairwise, &ours->pairwise, sizeof(rsn->pairwise)) ||
+        memcmp(&rsn->akm, &ours->akm, sizeof(rsn->akm))) {
+        return WLAN_STATUS_INVALID_IE;
+    }
+    return WLAN_STATUS_SUCCESS;
+}
+
+/* (re)association of an authenticated station; WPA2 starts after it */
+static void wifi_ap_rx_assoc(WifiApState *s, unsigned subtype,
+                             const uint8_t *sa, const uint8_t *body,
+                             const uint8_t *end)
+{
+    size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ?
+                   sizeof(struct ieee80211_assoc_req) :
+                   sizeof(struct ieee80211_reassoc_req);
+    uint8_t resp[256];
+    struct ieee80211_assoc_resp *ar = (struct ieee80211_assoc_resp *)resp;
+    WifiApSta *sta = wifi_ap_sta(s, sa, false);
+    uint16_t status;
+    size_t n;
+
+    if (!sta) {
+        wifi_ap_deauth(s, sa, WLAN_REASON_CLASS2_NONAUTH);
+        return;
+    }
+    if (end - body < fixed) {
+        trace_wifi_ap_ub_frame(s->ssid, "short association",
+                               end - body + IEEE80211_HDR_LEN);
+        return;
+    }
+    status = wifi_ap_assoc_ies_status(s, body + fixed, end);
+    if (status != WLAN_STATUS_SUCCESS) {
+        wifi_ap_assoc_refuse(s, subtype + 1, sa, status);
+        return;
+    }
+    if (sta->state != STA_ASSOC) {
+        sta->state = STA_ASSOC;
+        /* a reassociation is no activity: it keeps its time */
+        sta->active_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        sta->passed_data = false;
+        wifi_ap_sta_event(s, sta, true, NULL);
+    }
+    sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    sta->polled = false;
+    stw_le_p(&ar->capab, wifi_ap_capab(s));
+    stw_le_p(&ar->status, WLAN_STATUS_SUCCESS);
+    stw_le_p(&ar->aid, sta->aid | IEEE80211_AID_FLAGS);
+    n = sizeof(*ar);
+    n += ieee80211_put_ie(resp + n, IEEE80211_EID_RATES, wifi_rates,
+                          sizeof(wifi_rates));
+    n += ieee80211_put_ie(resp + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
+                          sizeof(wifi_ext_rates));
+    trace_wifi_ap_assoc(s->ssid, MAC_ARG(sa), sta->aid, WLAN_STATUS_SUCCESS);
+    wifi_ap_send_mgmt(s, subtype + 1, sa, resp, n);
+    if (s->passphrase) {
+        wifi_ap_wpa_start(s, sta);
+    }
+}
+
+/* a station leaves: deauthenticated (to none) or disassociated */
+static void wifi_ap_rx_leave(WifiApState *s, unsigned subtype,
+                             const uint8_t *sa, const uint8_t *body,
+                             const uint8_t *end)
+{
+    const struct ieee80211_deauth *d = (const struct ieee80211_deauth *)body;
+    bool deauth = subtype == IEEE80211_STYPE_DEAUTH;
+    WifiApSta *sta = wifi_ap_sta(s, sa, false);
+
+    if (!sta) {
+        return;
+    }
+    trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
+                         end - body >= sizeof(*d) ? lduw_le_p(&d->reason) : 0);
+    wifi_ap_sta_left(s, sta, deauth ? "deauthenticated" : "disassociated");
+    sta->state = deauth ? STA_NONE : STA_AUTH;
+    memset(&sta->wpa, 0, sizeof(sta->wpa));
+}
+
 static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
                             const uint8_t *f, size_t len)
 {
     const uint8_t *sa = ieee80211_addr2(f);
     const uint8_t *body = f + IEEE80211_HDR_LEN, *end = f + len;
-    WifiApSta *sta;
-    uint8_t resp[256];
-    size_t n;
 
     /* management frames for us: to our BSSID, or broadcast probes */
     if (memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN) &&
@@ -202,167 +356,33 @@ static void wifi_ap_rx_mgmt(WifiApState *s, unsigned subtype,
         return;
     }
     switch (subtype) {
-    case IEEE80211_STYPE_PROBE_REQ: {
-        const uint8_t *ie = ieee80211_find_ie(body, end, IEEE80211_EID_SSID);
-
-        /* wildcard SSID or ours */
-        if (ie && ie[1] && (ie[1] != strlen(s->ssid) ||
-                            memcmp(ie + 2, s->ssid, ie[1]))) {
-            return;
-        }
-        n = wifi_ap_bss_body(s, resp, false);
-        trace_wifi_ap_probe(s->ssid, MAC_ARG(sa));
-        wifi_ap_send_mgmt(s, IEEE80211_STYPE_PROBE_RESP, sa, resp, n);
-        return;
-    }
-    case IEEE80211_STYPE_AUTH: {
-        const struct ieee80211_auth *req = (const struct ieee80211_auth *)body;
-        struct ieee80211_auth *ar = (struct ieee80211_auth *)resp;
-        uint16_t alg, seq, status = WLAN_STATUS_SUCCESS;
-
-        if (end - body < sizeof(*req)) {
-            trace_wifi_ap_ub_frame(s->ssid, "short auth", len);
-            return;
-        }
-        alg = lduw_le_p(&req->alg);
-        seq = lduw_le_p(&req->seq);
-        if (seq != 1) {
-            return;
-        }
-        if (alg != IEEE80211_AUTH_ALG_OPEN) {
-            status = WLAN_STATUS_NOT_SUPPORTED_ALG;
-        } else {
-            sta = wifi_ap_sta(s, sa, true);
-            if (!sta) {
-                status = WLAN_STATUS_AP_FULL;
-            } else {
-                wifi_ap_sta_left(s, sta, "reauthenticated");
-                sta->state = STA_AUTH;     /* (re)authentication */
-                sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-                memset(&sta->wpa, 0, sizeof(sta->wpa));
-            }
-        }
-        trace_wifi_ap_auth(s->ssid, MAC_ARG(sa), alg, seq, status);
-        stw_le_p(&ar->alg, alg);
-        stw_le_p(&ar->seq, 2);
-        stw_le_p(&ar->status, status);
-        wifi_ap_send_mgmt(s, IEEE80211_STYPE_AUTH, sa, resp, sizeof(*ar));
-        return;
-    }
+    case IEEE80211_STYPE_PROBE_REQ:
+        wifi_ap_rx_probe(s, sa, body, end);
+        break;
+    case IEEE80211_STYPE_AUTH:
+        wifi_ap_rx_auth(s, sa, body, end);
+        break;
     case IEEE80211_STYPE_ASSOC_REQ:
-    case IEEE80211_STYPE_REASSOC_REQ: {
-        size_t fixed = subtype == IEEE80211_STYPE_ASSOC_REQ ?
-                       sizeof(struct ieee80211_assoc_req) :
-                       sizeof(struct ieee80211_reassoc_req);
-        struct ieee80211_assoc_resp *ar = (struct ieee80211_assoc_resp *)resp;
-        const struct ieee80211_rsn_ie1 *rsn, *ours;
-        const uint8_t *ie;
-
-        sta = wifi_ap_sta(s, sa, false);
-        if (!sta) {
-            wifi_ap_deauth(s, sa, WLAN_REASON_CLASS2_NONAUTH);
-            return;
-        }
-        if (end - body < fixed) {
-            trace_wifi_ap_ub_frame(s->ssid, "short association", len);
-            return;
-        }
-        ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_SSID);
-        if (ie && (ie[1] != strlen(s->ssid) ||
-                   memcmp(ie + 2, s->ssid, ie[1]))) {
-            wifi_ap_assoc_refuse(s, subtype + 1, sa, WLAN_STATUS_UNSPEC);
-            return;
-        }
-        if (s->passphrase) {
-            /* WPA2: the station must ask for what we offer (RSN, CCMP) */
-            ie = ieee80211_find_ie(body + fixed, end, IEEE80211_EID_RSN);
-            rsn = (const struct ieee80211_rsn_ie1 *)ie;
-            ours = (const struct ieee80211_rsn_ie1 *)wifi_rsn_ie;
-            /* the element is there up to and with its AKM suite */
-            if (!ie ||
-                ie[1] < offsetof(struct ieee80211_rsn_ie1, capab) - 2 ||
-                memcmp(&rsn->group, &ours->group, sizeof(rsn->group)) ||
-                memcmp(&rsn->pairwise, &ours->pairwise,
-                       sizeof(rsn->pairwise)) ||
-                memcmp(&rsn->akm, &ours->akm, sizeof(rsn->akm))) {
-                wifi_ap_assoc_refuse(s, subtype + 1, sa,
-                                     WLAN_STATUS_INVALID_IE);
-                return;
-            }
-        }
-        if (sta->state != STA_ASSOC) {
-            sta->state = STA_ASSOC;
-            /* a reassociation is no activity: it keeps its time */
-            sta->active_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-            sta->passed_data = false;
-            wifi_ap_sta_event(s, sta, true, NULL);
-        }
-        sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-        sta->polled = false;
-        stw_le_p(&ar->capab, wifi_ap_capab(s));
-        stw_le_p(&ar->status, WLAN_STATUS_SUCCESS);
-        stw_le_p(&ar->aid, sta->aid | IEEE80211_AID_FLAGS);
-        n = sizeof(*ar);
-        n += ieee80211_put_ie(resp + n, IEEE80211_EID_RATES, wifi_rates,
-                              sizeof(wifi_rates));
-        n += ieee80211_put_ie(resp + n, IEEE80211_EID_EXT_RATES, wifi_ext_rates,
-                              sizeof(wifi_ext_rates));
-        trace_wifi_ap_assoc(s->ssid, MAC_ARG(sa), sta->aid,
-                            WLAN_STATUS_SUCCESS);
-        wifi_ap_send_mgmt(s, subtype + 1, sa, resp, n);
-        if (s->passphrase) {
-            wifi_ap_wpa_start(s, sta);
-        }
-        return;
-    }
+    case IEEE80211_STYPE_REASSOC_REQ:
+        wifi_ap_rx_assoc(s, subtype, sa, body, end);
+        break;
     case IEEE80211_STYPE_DISASSOC:
     case IEEE80211_STYPE_DEAUTH:
-        sta = wifi_ap_sta(s, sa, false);
-        if (sta) {
-            const struct ieee80211_deauth *d =
-                (const struct ieee80211_deauth *)body;
-
-            trace_wifi_ap_deauth(s->ssid, MAC_ARG(sa),
-                                 end - body >= sizeof(*d) ?
-                                 lduw_le_p(&d->reason) : 0);
-            wifi_ap_sta_left(s, sta, subtype == IEEE80211_STYPE_DEAUTH ?
-                                     "deauthenticated" : "disassociated");
-            sta->state = subtype == IEEE80211_STYPE_DEAUTH ? STA_NONE
-                                                           : STA_AUTH;
-            memset(&sta->wpa, 0, sizeof(sta->wpa));
-        }
-        return;
+        wifi_ap_rx_leave(s, subtype, sa, body, end);
+        break;
     default:
-        return;
+        break;
     }
 }
 
 /* data from a station: to the network (and to stations of this BSS) */
-static uint32_t wifi_ap_client_freq(WifiMediumClient *c)
-{
-    return wifi_ap_freq(c->opaque);
-}
-
-static bool wifi_ap_client_acks(WifiMediumClient *c, const uint8_t *addr1)
-{
-    return !memcmp(addr1, wifi_ap_bssid(c->opaque), 6);
-}
-
-static bool wifi_ap_client_addr(WifiMediumClient *c, uint8_t *addr)
-{
-    memcpy(addr, wifi_ap_bssid(c->opaque), 6);
-    return true;
-}
-
 static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
                                    size_t len, const WifiFrameMeta *meta)
 {
     WifiApState *s = c->opaque;
     unsigned type, subtype;
 
-    if (len >= 2 && ieee80211_is_ctrl(f)) {
-        return;         /* ACK, CTS, RTS: the medium does what they do */
-    }
+    /* (no control frames come: it does not want them) */
     if (len < IEEE80211_HDR_LEN) {
         trace_wifi_ap_ub_frame(s->ssid, "short frame", len);
         return;
@@ -414,9 +434,6 @@ static void wifi_ap_client_tx_done(WifiMediumClient *c, const WifiTxResult *r)
 }
 
 static const WifiMediumClientOps wifi_ap_client_ops = {
-    .freq = wifi_ap_client_freq,
-    .acks = wifi_ap_client_acks,
-    .addr = wifi_ap_client_addr,
     .receive = wifi_ap_client_receive,
     .tx_done = wifi_ap_client_tx_done,
 };
@@ -559,6 +576,10 @@ static void wifi_ap_realize(DeviceState *dev, Error **errp)
     s->client.opaque = s;
     s->client.name = dev->id ? dev->id : s->ssid;
     wifi_medium_attach(s->medium, &s->client, dev);
+    /* always on its channel, always taking frames (no control frames) */
+    wifi_medium_set_freq(&s->client, wifi_ap_freq(s));
+    wifi_medium_set_addr(&s->client, wifi_ap_bssid(s));
+    wifi_medium_set_wants(&s->client, WIFI_WANT_RX);
     s->client.txpower_dbm = s->txpower;
     s->beacon_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_beacon, s);
     s->eapol_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_ap_eapol_timer, s);

@@ -50,28 +50,6 @@ struct WifiTrafficState {
     bool in_flight;             /* airtime on: a frame on the air */
 };
 
-static uint32_t wifi_traffic_freq(WifiMediumClient *c)
-{
-    WifiTrafficState *s = c->opaque;
-
-    return ieee80211_chan_to_freq(s->channel);
-}
-
-static bool wifi_traffic_acks(WifiMediumClient *c, const uint8_t *addr1)
-{
-    WifiTrafficState *s = c->opaque;
-
-    return !memcmp(addr1, s->addr.a, 6);
-}
-
-static bool wifi_traffic_addr(WifiMediumClient *c, uint8_t *addr)
-{
-    WifiTrafficState *s = c->opaque;
-
-    memcpy(addr, s->addr.a, 6);
-    return true;
-}
-
 static void wifi_traffic_receive(WifiMediumClient *c, const uint8_t *f,
                                  size_t len, const WifiFrameMeta *meta)
 {
@@ -168,9 +146,6 @@ static void wifi_traffic_tx_done(WifiMediumClient *c, const WifiTxResult *r)
 }
 
 static const WifiMediumClientOps wifi_traffic_ops = {
-    .freq = wifi_traffic_freq,
-    .acks = wifi_traffic_acks,
-    .addr = wifi_traffic_addr,
     .receive = wifi_traffic_receive,
     .tx_done = wifi_traffic_tx_done,
 };
@@ -207,6 +182,10 @@ static void wifi_traffic_realize(DeviceState *dev, Error **errp)
     s->client.opaque = s;
     s->client.name = dev->id ? dev->id : TYPE_WIFI_TRAFFIC;
     wifi_medium_attach(s->medium, &s->client, dev);
+    /* a test radio: hears everything on its channel but bad frames */
+    wifi_medium_set_freq(&s->client, ieee80211_chan_to_freq(s->channel));
+    wifi_medium_set_addr(&s->client, s->addr.a);
+    wifi_medium_set_wants(&s->client, WIFI_WANT_RX | WIFI_WANT_CTRL);
     s->client.txpower_dbm = s->txpower;
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wifi_traffic_timer, s);
     qemu_register_resettable(OBJECT(dev));

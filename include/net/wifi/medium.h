@@ -99,31 +99,40 @@ typedef struct WifiTxResult {
     unsigned rts_attempts;      /* RTS frames sent before them */
 } WifiTxResult;
 
+/*
+ * A radio's two entry points, as a CAN controller has two on its bus
+ * (include/net/can_emu.h).  Everything else the medium needs to know of a
+ * radio the radio tells it when it changes (wifi_medium_set_freq(),
+ * _set_addr(), _set_wants()); the medium never asks.
+ */
 typedef struct WifiMediumClientOps {
-    /* frequency the radio listens on now; 0 = radio off */
-    uint32_t (*freq)(WifiMediumClient *c);
-    /* would this radio acknowledge a unicast frame to @addr1 now? */
-    bool (*acks)(WifiMediumClient *c, const uint8_t *addr1);
-    /* a frame arrives (called from the client's deferred work) */
-    void (*receive)(WifiMediumClient *c, const uint8_t *frame, size_t len,
-                    const WifiFrameMeta *meta);
     /*
-     * Optional: would this radio take frames with a bad FCS now (a monitor
-     * asking for them)?  Such frames reach only radios that say yes, with
+     * A frame arrives (called from the client's deferred work): only on
+     * the radio's frequency, only while it wants frames (WIFI_WANT_RX),
+     * control frames only if it wants them, never an ACK or CTS to its
+     * own address (the answer to its own frame: the medium did what it
+     * does), a frame with a bad FCS only with WIFI_WANT_BAD_FCS and
      * meta->fcs_bad set.
      */
-    bool (*wants_bad_fcs)(WifiMediumClient *c);
-    /*
-     * Optional: the radio's own address now (the one it acknowledges),
-     * which links (wifi-link-set) may name it by; false if it has none.
-     */
-    bool (*addr)(WifiMediumClient *c, uint8_t *addr);
+    void (*receive)(WifiMediumClient *c, const uint8_t *frame, size_t len,
+                    const WifiFrameMeta *meta);
     /*
      * Optional, airtime on: the exchange of a frame queued with @notify
      * ended (called from a timer): @r says how.
      */
     void (*tx_done)(WifiMediumClient *c, const WifiTxResult *r);
 } WifiMediumClientOps;
+
+/* what a radio wants from the air now (wifi_medium_set_wants) */
+enum {
+    /*
+     * it takes frames: receives them and acknowledges (with an ACK, a CTS
+     * to an RTS) the unicast ones to its address
+     */
+    WIFI_WANT_RX = 1 << 0,
+    WIFI_WANT_CTRL = 1 << 1,        /* control frames (a monitor's) too */
+    WIFI_WANT_BAD_FCS = 1 << 2,     /* frames with a bad FCS too */
+};
 
 /* one transmission, airtime on (local with its retries, or remote) */
 typedef struct WifiTxJob WifiTxJob;
@@ -141,6 +150,10 @@ struct WifiMediumClient {
     WifiMedium *medium;
     const char *name;
     double pos[3];              /* metres (wifi_radio_class_add_pos) */
+    /* what the radio told the medium (wifi_medium_set_*); read-only here */
+    uint32_t freq_mhz;          /* the channel it listens on; 0: off */
+    uint8_t addr[6];            /* its own address; all zero: none */
+    unsigned wants;             /* WIFI_WANT_* */
     int8_t txpower_dbm;         /* of its last transmission */
     WifiRadioStats stats;
     uint32_t radio_id;          /* the medium's number for it, from 1 */
@@ -153,6 +166,32 @@ struct WifiMediumClient {
     QSIMPLEQ_HEAD(, WifiTxJob) txq;
     unsigned txq_len;
 };
+
+/*
+ * What a radio tells the medium when it changes (before or after attach):
+ * the frequency it listens on (0: radio off), its own address (the one it
+ * acknowledges, which links may name it by; NULL or all zero: none), what
+ * it wants (WIFI_WANT_*).  Cheap when nothing changed.
+ */
+void wifi_medium_set_freq(WifiMediumClient *c, uint32_t freq_mhz);
+void wifi_medium_set_addr(WifiMediumClient *c, const uint8_t *addr);
+void wifi_medium_set_wants(WifiMediumClient *c, unsigned wants);
+
+/* is @addr the address @c told the medium (an address it has)? */
+static inline bool wifi_client_is(const WifiMediumClient *c,
+                                  const uint8_t *addr)
+{
+    static const uint8_t none[6];
+
+    return memcmp(c->addr, none, 6) && !memcmp(addr, c->addr, 6);
+}
+
+/* does @c acknowledge a unicast frame to @addr1 now? */
+static inline bool wifi_client_acks(const WifiMediumClient *c,
+                                    const uint8_t *addr1)
+{
+    return (c->wants & WIFI_WANT_RX) && wifi_client_is(c, addr1);
+}
 
 /* a radio's transmit power until it sends its first frame */
 #define WIFI_TXPOWER_DEFAULT_DBM 20
