@@ -46,6 +46,15 @@ circle passes when all its modules are in one allowed circle (a circle
 that shrank or split passes, and is reported so that its line can be
 tightened); a new circle, or one that gained a module, fails.
 
+Layers: scripts/check-layers.ranks gives modules a rank, one line each
+"RANK PATTERN..." (fnmatch patterns on module names; the first line that
+matches a module gives its rank).  An edge A -> B between two ranked
+modules must go down: rank(A) > rank(B), so a leaf never includes a
+header of, calls or names a module above or beside it.  And a module of
+net/ (the air, a backend) never needs one of hw/ (the devices).  Both
+fail the check whatever the allowlist says; --strict also fails on a
+module of hw/net/bcm43xx/, hw/net/wifi/ or net/wifi/ without a rank.
+
   check-layers.py               check against scripts/check-layers.allow
   check-layers.py --strict      every circle fails (the allowlist ignored)
   check-layers.py --dot         the module graph in Graphviz dot form
@@ -56,6 +65,7 @@ Exit status: 0 no circle beyond the allowlist, 1 a new or grown circle
 """
 
 import argparse
+import fnmatch
 import os
 import re
 import sys
@@ -504,6 +514,63 @@ class Graph:
         return "\n".join(out)
 
 
+# --- the layers --------------------------------------------------------------
+
+RANKED_DIRS = ("hw/net/bcm43xx/", "hw/net/wifi/", "net/wifi/")
+
+
+def read_ranks(path):
+    """[(pattern, rank, line number)] of a ranks file"""
+    ranks = []
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            words = line.split("#", 1)[0].split()
+            if not words:
+                continue
+            try:
+                rank = int(words[0])
+            except ValueError:
+                raise ValueError("%s:%d: a line is RANK PATTERN..." % (path, no))
+            ranks += [(pat, rank, no) for pat in words[1:]]
+    return ranks
+
+
+def rank_of(ranks, module):
+    for pat, rank, _ in ranks:
+        if fnmatch.fnmatchcase(module, pat):
+            return rank
+    return None
+
+
+def check_layers(graph, ranks, strict, out):
+    """print the edges that go up or sideways, or from net/ to hw/; True if
+    there is none"""
+    bad = 0
+    for (a, b) in sorted(graph.edges):
+        ra, rb = rank_of(ranks, a), rank_of(ranks, b)
+        why = None
+        if a.startswith("net/") and b.startswith("hw/"):
+            why = "the air (net/) needs a device (hw/)"
+        elif ra is not None and rb is not None and ra <= rb:
+            why = "rank %d %s rank %d" % (ra, "below" if ra < rb else
+                                          "beside", rb)
+        if why:
+            bad += 1
+            counts, lines = graph.examples(a, b)
+            print("UPWARD edge %s -> %s (%s): %s" % (a, b, counts, why),
+                  file=out)
+            for x in lines:
+                print("      " + x, file=out)
+    unranked = [m for m in sorted(graph.nodes)
+                if m.startswith(RANKED_DIRS) and rank_of(ranks, m) is None]
+    if unranked:
+        print("%s: %s" % ("UNRANKED" if strict else "note: without a rank",
+                          " ".join(unranked)), file=out)
+        if strict:
+            bad += 1
+    return bad == 0
+
+
 # --- the allowlist ---------------------------------------------------------
 
 def read_allow(path):
@@ -565,6 +632,9 @@ def main(argv=None):
     ap.add_argument("--allow",
                     help="allowlist file (default: TOP/scripts/"
                     "check-layers.allow)")
+    ap.add_argument("--ranks",
+                    help="ranks file (default: TOP/scripts/"
+                    "check-layers.ranks, if there is one)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--strict", action="store_true",
                       help="ignore the allowlist: every circle fails")
@@ -594,7 +664,19 @@ def main(argv=None):
             allowed = read_allow(path)
         except OSError as e:
             ap.error("allowlist: %s" % e)
-    return 0 if check(graph, allowed, args.strict, sys.stdout) else 1
+    ranks = []
+    path = args.ranks or os.path.join(args.top, "scripts",
+                                      "check-layers.ranks")
+    if args.ranks or os.path.exists(path):
+        try:
+            ranks = read_ranks(path)
+        except (OSError, ValueError) as e:
+            ap.error("ranks: %s" % e)
+    ok = check(graph, allowed, args.strict, sys.stdout)
+    layered = check_layers(graph, ranks, args.strict, sys.stdout)
+    if ranks or not layered:
+        print("check-layers: layers %s" % ("ok" if layered else "FAILED"))
+    return 0 if ok and layered else 1
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@
 #include "qemu/main-loop.h"
 #include "hw/qdev-core.h"
 #include <zlib.h>
-#include "medium-int.h"
+#include "medium-link.h"
+#include "pcap.h"
 #include "trace.h"
 
 /* ---- stations in other processes --------------------------------------- */
@@ -355,13 +356,12 @@ static uint32_t wifi_rx_dup_crc(const uint8_t *f, size_t len)
 /*
  * Is this frame from another process (@sender) a resend of one delivered
  * here already?  Then the local radio it was for acknowledges it again
- * (the sender's wifi_arq ends) and it goes no further.
+ * (the sender's wifi_arq ends: wifi_medium_reack) and it goes no further.
  */
-bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
-                 size_t len, const WifiFrameMeta *meta, uint16_t air_seq)
+static bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
+                        size_t len, const WifiFrameMeta *meta)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    WifiMediumClient *c;
     uint16_t sc;
     uint32_t crc;
     int i;
@@ -386,13 +386,6 @@ bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
     }
     m->remote_dups++;
     trace_wifi_medium_rx_dup(sc >> 4, len);
-    QTAILQ_FOREACH(c, &m->clients, next) {
-        if (c->freq_mhz == meta->freq_mhz &&
-            wifi_client_acks(c, ieee80211_addr1(frame))) {
-            wifi_medium_ack(m, c, frame, len, meta, now, air_seq);
-            break;
-        }
-    }
     return true;
 }
 
@@ -417,101 +410,75 @@ void wifi_rx_delivered(WifiMedium *m, uint64_t sender, const uint8_t *frame,
 
 /* ---- the link to other processes ---------------------------------------- */
 
-static bool wifi_link_can_receive(NetClientState *nc)
+/*
+ * A packet from the netdev: what it is.  A frame for the air comes back in
+ * *@af (its bytes point into @buf or a reassembly slot), *@meta and *@site;
+ * a resend of a frame delivered here already in *@af and *@meta.
+ */
+WifiLinkRx wifi_link_take(WifiMedium *m, const uint8_t *buf, size_t size,
+                          WifiAirFrame *af, WifiFrameMeta *meta,
+                          WifiSite *site)
 {
-    return true;
-}
-
-static ssize_t wifi_link_receive(NetClientState *nc, const uint8_t *buf,
-                                 size_t size)
-{
-    WifiMedium *m = qemu_get_nic_opaque(nc);
     WifiAirStatus st;
-    WifiAirFrame af;
-    WifiFrameMeta meta;
-    WifiSite site;
 
     if (!size) {
-        /*
-         * An empty packet (a stream peer can send one): dropped.  Returning
-         * its size, 0, would tell the net layer we cannot receive, and it
-         * would stop delivering anything to the medium.
-         */
+        /* an empty packet (a stream peer can send one) */
         m->remote_rejected++;
         trace_wifi_medium_peer_rejected("empty", 0);
-        return -1;
+        return WIFI_LINK_EMPTY;
     }
-    st = wifi_air_decode(buf, size, &af);
+    st = wifi_air_decode(buf, size, af);
     if (st == WIFI_AIR_NOT_OURS) {
-        return size;            /* other traffic on the netdev: ignore */
+        return WIFI_LINK_NOTHING;   /* other traffic on the netdev: ignore */
     }
     if (st != WIFI_AIR_OK) {
         m->remote_rejected++;
         trace_wifi_medium_peer_rejected(wifi_air_strerror(st), size);
-        return size;
+        return WIFI_LINK_NOTHING;
     }
-    if (af.sender == m->sender_id) {
-        return size;            /* our own, looped back by multicast */
+    if (af->sender == m->sender_id) {
+        return WIFI_LINK_NOTHING;   /* our own, looped back by multicast */
     }
-    if (af.frags > 1 &&
-        !wifi_reasm(m, &af, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL))) {
-        return size;            /* more to come */
+    if (af->frags > 1 &&
+        !wifi_reasm(m, af, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL))) {
+        return WIFI_LINK_NOTHING;   /* more to come */
     }
     m->remote_frames++;
-    meta = (WifiFrameMeta) {
-        .freq_mhz = af.freq_mhz,
-        .txpower_dbm = af.txpower_dbm,
-        .rate_500k = af.rate_500k,
-        .ofdm = af.ofdm,
-        .short_preamble = af.short_preamble,
-        .fcs_bad = af.fcs_bad,
-        .airtime_us = af.airtime_us,
+    *meta = (WifiFrameMeta) {
+        .freq_mhz = af->freq_mhz,
+        .txpower_dbm = af->txpower_dbm,
+        .rate_500k = af->rate_500k,
+        .ofdm = af->ofdm,
+        .short_preamble = af->short_preamble,
+        .fcs_bad = af->fcs_bad,
+        .airtime_us = af->airtime_us,
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
     };
     /* the transmitter (addr2) lives over there: it will ack its frames */
-    if (wifi_frame_has_ta(af.frame, af.len) && !af.fcs_bad) {
-        wifi_remote_learn(m, ieee80211_addr2(af.frame), af.freq_mhz);
+    if (ieee80211_has_ta(af->frame, af->len) && !af->fcs_bad) {
+        wifi_remote_learn(m, ieee80211_addr2(af->frame), af->freq_mhz);
     }
-    trace_wifi_medium_rx_remote(af.freq_mhz, af.len);
+    trace_wifi_medium_rx_remote(af->freq_mhz, af->len);
     /* an ACK for one of our frames to a station over there */
-    if (af.seq && af.len >= WIFI_ACK_LEN && af.frame[0] == IEEE80211_FC0_ACK) {
-        wifi_arq_acked(m, ieee80211_addr1(af.frame), af.seq);
+    if (af->seq && af->len >= WIFI_ACK_LEN &&
+        af->frame[0] == IEEE80211_FC0_ACK) {
+        wifi_arq_acked(m, ieee80211_addr1(af->frame), af->seq);
     }
-    if (wifi_rx_dup(m, af.sender, af.frame, af.len, &meta, af.seq)) {
-        return size;            /* delivered here already: acknowledged */
+    if (wifi_rx_dup(m, af->sender, af->frame, af->len, meta)) {
+        return WIFI_LINK_RESEND;
     }
-    if (m->airtime) {
-        wifi_remote_on_air(m, &af, &meta);
-    } else {
-        WifiMediumClient *acker;
-
-        wifi_pcap_write(m, meta.tx_time_ns, af.frame, af.len, &meta,
-                        af.txpower_dbm - 40);
-        for (int i = 0; i < 3; i++) {
-            site.pos[i] = af.pos_mm[i] / 1000.0;
-        }
-        memcpy(site.addr, af.radio, sizeof(site.addr));
-        acker = wifi_medium_local(m, &(WifiLocalTx){ NULL, &site, af.frame,
-                                                     af.len, &meta, NULL },
-                                  NULL);
-        if (acker) {
-            wifi_rx_delivered(m, af.sender, af.frame, af.len);
-            wifi_medium_ack(m, acker, af.frame, af.len, &meta,
-                            meta.tx_time_ns, af.seq);
-        }
+    for (int i = 0; i < 3; i++) {
+        site->pos[i] = af->pos_mm[i] / 1000.0;
     }
-    return size;
+    memcpy(site->addr, af->radio, sizeof(site->addr));
+    return WIFI_LINK_FRAME;
 }
 
-static NetClientInfo wifi_link_info = {
-    .type = NET_CLIENT_DRIVER_NIC,
-    .size = sizeof(NICState),
-    .can_receive = wifi_link_can_receive,
-    .receive = wifi_link_receive,
-};
-
-/* join the medium to -netdev @m->netdev (wifi-medium property netdev) */
-void wifi_link_open(WifiMedium *m, Error **errp)
+/*
+ * join the medium to -netdev @m->netdev (wifi-medium property netdev), its
+ * packets going to @info's receive
+ */
+void wifi_link_open(WifiMedium *m, NetClientInfo *info, Error **errp)
 {
     NetClientState *peer = qemu_find_netdev(m->netdev);
 
@@ -528,7 +495,7 @@ void wifi_link_open(WifiMedium *m, Error **errp)
     m->conf.peers.ncs[0] = peer;
     m->conf.peers.queues = 1;
     memcpy(m->conf.macaddr.a, m->link_mac, 6);
-    m->nic = qemu_new_nic(&wifi_link_info, &m->conf, TYPE_WIFI_MEDIUM,
+    m->nic = qemu_new_nic(info, &m->conf, TYPE_WIFI_MEDIUM,
                           object_get_canonical_path_component(OBJECT(m)),
                           &m->guard, m);
 }

@@ -17,9 +17,32 @@
 #include "qemu/cutils.h"
 #include "qom/object.h"
 #include "net/net.h"
-#include "medium-int.h"
+#include "medium-radio.h"
 #include "net/wifi/per.h"
 #include "trace.h"
+
+/* the local radio with the medium's number @id (0: none) */
+WifiMediumClient *wifi_radio_by_id(WifiMedium *m, uint32_t id)
+{
+    WifiMediumClient *c;
+
+    if (!id) {
+        return NULL;
+    }
+    QTAILQ_FOREACH(c, &m->clients, next) {
+        if (c->radio_id == id) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+/* where @c transmits from: its position and its address */
+void wifi_client_site(WifiMediumClient *c, WifiSite *site)
+{
+    memcpy(site->pos, c->pos, sizeof(site->pos));
+    memcpy(site->addr, c->addr, sizeof(site->addr));
+}
 
 /*
  * Path loss in free space at 2.4 GHz: 40 dB at 1 m plus 20 dB per decade

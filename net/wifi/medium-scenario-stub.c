@@ -8,7 +8,7 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
-#include "medium-int.h"
+#include "medium-scenario.h"
 
 bool wifi_scenario_load(WifiMedium *m, Error **errp)
 {

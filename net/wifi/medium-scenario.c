@@ -16,7 +16,8 @@
 #include "qapi/error.h"
 #include "qemu/error-report.h"
 #include "qemu/timer.h"
-#include "medium-int.h"
+#include "medium-scenario.h"
+#include "medium-radio.h"
 #include "trace.h"
 
 #define WIFI_SCENARIO_EVENTS    10000

@@ -20,7 +20,13 @@
 #include "qemu/timer.h"
 #include "qom/object_interfaces.h"
 #include "hw/qdev-core.h"
-#include "medium-int.h"
+#include "net/wifi/medium.h"
+#include "medium-airtime.h"
+#include "medium-channel.h"
+#include "medium-link.h"
+#include "medium-radio.h"
+#include "medium-scenario.h"
+#include "pcap.h"
 #include "net/wifi/air-proto.h"
 #include "net/wifi/deferred.h"
 #include <zlib.h>
@@ -50,276 +56,6 @@ static void wifi_medium_deliver(void *opaque)
     if (!QSIMPLEQ_EMPTY(&c->rxq)) {
         wifi_deferred_schedule(c->rx_work);
     }
-}
-
-/* a frame a receiver acknowledges: unicast data or management */
-bool wifi_wants_ack(const uint8_t *frame)
-{
-    return !ieee80211_is_group(ieee80211_addr1(frame)) &&
-           !ieee80211_is_ctrl(frame);
-}
-
-bool wifi_frame_has_ta(const uint8_t *frame, size_t len)
-{
-    return len >= IEEE80211_TA_END && !ieee80211_is_ctrl(frame);
-}
-
-void wifi_client_site(WifiMediumClient *c, WifiSite *site)
-{
-    memcpy(site->pos, c->pos, sizeof(site->pos));
-    memcpy(site->addr, c->addr, sizeof(site->addr));
-}
-
-/* @from lost a frame to a collision */
-static void wifi_collision(WifiMedium *m, WifiMediumClient *from,
-                           uint32_t freq_mhz)
-{
-    m->collisions++;
-    from->stats.collisions++;
-    trace_wifi_medium_collision(from->name, freq_mhz);
-}
-
-/* does @c take this frame (judged @bad on the way) now? */
-static bool wifi_client_takes(const WifiMediumClient *c, const uint8_t *frame,
-                              bool bad)
-{
-    if (!(c->wants & WIFI_WANT_RX) ||
-        (bad && !(c->wants & WIFI_WANT_BAD_FCS))) {
-        return false;
-    }
-    if (!ieee80211_is_ctrl(frame)) {
-        return true;
-    }
-    /* an ACK or CTS to its own address answers its own frame: not for it */
-    if ((ieee80211_subtype(frame) == IEEE80211_STYPE_ACK ||
-         ieee80211_subtype(frame) == IEEE80211_STYPE_CTS) &&
-        !memcmp(ieee80211_addr1(frame), c->addr, IEEE80211_ADDR_LEN)) {
-        return false;
-    }
-    return c->wants & WIFI_WANT_CTRL;
-}
-
-/*
- * Does @tx survive on its way to @c (path @p)?  With airtime on (tx->e),
- * false in *@deaf if @c was transmitting meanwhile (half duplex): it hears
- * nothing; otherwise what else was on the air adds to the noise (SINR).
- * A loss of a frame for @c to interference is a collision of its sender.
- */
-static bool wifi_rx_survives(WifiMedium *m, const WifiLocalTx *tx,
-                             WifiMediumClient *c, WifiPath *p, bool for_c,
-                             bool *deaf)
-{
-    const WifiFrameMeta *meta = tx->meta;
-    bool interfered = false, bad;
-
-    *deaf = false;
-    if (tx->e && tx->e->radio) {
-        double noise_mw = pow(10.0, m->noise_floor_dbm / 10.0);
-        double i_mw;
-
-        /*
-         * (A frame from another process is taken as that process judged
-         * it against ours, its sender having heard whether it was
-         * acknowledged: a collision seen on one side only costs a
-         * retransmission, never a silent loss.)
-         */
-        if (wifi_half_duplex(m, c, tx->e)) {
-            *deaf = true;
-            if (for_c && tx->from) {
-                wifi_collision(m, tx->from, meta->freq_mhz);
-            }
-            return false;
-        }
-        i_mw = wifi_interference_mw(m, c, tx->e);
-        if (i_mw > 0) {
-            p->snr_db = p->signal_dbm - 10.0 * log10(noise_mw + i_mw);
-            interfered = true;
-        }
-    }
-    bad = meta->fcs_bad ||
-          !wifi_path_survives(m, p, meta->rate_500k, meta->ofdm,
-                              meta->short_preamble,
-                              tx->len + IEEE80211_FCS_LEN);
-    if (bad && !meta->fcs_bad) {
-        c->stats.rx_errors++;
-        m->per_losses++;
-        trace_wifi_medium_rx_error(c->name, meta->freq_mhz, tx->len,
-                                   meta->rate_500k, lround(p->snr_db * 10));
-        if (interfered && for_c && tx->from) {
-            wifi_collision(m, tx->from, meta->freq_mhz);
-        }
-    }
-    return !bad;
-}
-
-/* does the ACK of @c make it back to a local sender? */
-static bool wifi_ack_returns(WifiMedium *m, const WifiLocalTx *tx,
-                             WifiMediumClient *c)
-{
-    WifiPath back = { 0 };
-    WifiSite own;
-
-    if (!tx->from) {
-        return true;            /* the other process judges that */
-    }
-    wifi_client_site(c, &own);
-    wifi_path(m, c, &own, tx->meta->txpower_dbm, tx->from, &back);
-    if (back.heard &&
-        wifi_path_survives(m, &back,
-                           wifi_ack_rate(tx->meta->rate_500k, tx->meta->ofdm),
-                           tx->meta->ofdm, tx->meta->short_preamble,
-                           WIFI_ACK_BYTES)) {
-        return true;
-    }
-    trace_wifi_medium_ack_lost(c->name, tx->from->name);
-    return false;
-}
-
-/* queue the frame for @c's deferred work; false if its queue is full */
-static bool wifi_rx_enqueue(WifiMedium *m, WifiMediumClient *c,
-                            const WifiLocalTx *tx, bool bad, double signal)
-{
-    WifiQueuedFrame *f;
-
-    if (c->rxq_len >= WIFI_RX_QUEUE_MAX) {
-        m->rx_overflows++;
-        c->stats.drops++;
-        trace_wifi_medium_rx_overflow(c->name);
-        return false;
-    }
-    f = g_malloc(sizeof(*f) + tx->len);
-    f->meta = *tx->meta;
-    f->meta.fcs_bad = bad;
-    f->meta.signal_dbm = MIN(MAX(lround(signal), -128), 127);
-    f->len = tx->len;
-    memcpy(f->data, tx->frame, tx->len);
-    QSIMPLEQ_INSERT_TAIL(&c->rxq, f, next);
-    c->rxq_len++;
-    wifi_deferred_schedule(c->rx_work);
-    return true;
-}
-
-/*
- * Deliver @tx to the local radios on its channel (except its sender);
- * returns the radio that acknowledges it, if any.  Each receiver hears the
- * frame with its own signal and SNR (wifi_path): not at all below the
- * detection threshold or over a link switched off; with a bad FCS when
- * noise (wifi_per), interference or the link's loss corrupts it
- * (wifi_rx_survives).  A receiver that decodes a frame for another radio
- * sets its NAV (airtime on).  A radio gets what it wants
- * (wifi_client_takes); one that would take the frame but whose queue is
- * full does not acknowledge it, nor does one whose ACK back to a local
- * sender is lost (the sender retries, the receiver drops the duplicate).
- * *@addressee (if given): the radio the frame is for that got it intact,
- * whatever its type.
- */
-WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
-                                    WifiMediumClient **addressee)
-{
-    const WifiFrameMeta *meta = tx->meta;
-    WifiMediumClient *c, *acker = NULL;
-
-    if (addressee) {
-        *addressee = NULL;
-    }
-    QTAILQ_FOREACH(c, &m->clients, next) {
-        WifiPath p;
-        bool good, deaf, for_c, takes;
-
-        if (c == tx->from || c->freq_mhz != meta->freq_mhz) {
-            continue;
-        }
-        wifi_path(m, tx->from, tx->site, meta->txpower_dbm, c, &p);
-        if (!p.heard) {
-            continue;
-        }
-        for_c = tx->len >= IEEE80211_ACK_LEN &&
-                wifi_client_acks(c, ieee80211_addr1(tx->frame));
-        good = wifi_rx_survives(m, tx, c, &p, for_c, &deaf);
-        if (deaf) {
-            continue;
-        }
-        takes = wifi_client_takes(c, tx->frame, !good);
-        if ((takes && !wifi_rx_enqueue(m, c, tx, !good, p.signal_dbm)) ||
-            !good) {
-            continue;           /* a full queue: dropped, not acknowledged */
-        }
-        c->stats.rx_frames++;
-        c->stats.rx_bytes += tx->len;
-        if (tx->e) {
-            wifi_nav_update(c, tx->frame, tx->len, tx->e->end_ns);
-        }
-        if (for_c && addressee && !*addressee) {
-            *addressee = c;
-        }
-        if (takes && !acker && for_c && wifi_wants_ack(tx->frame) &&
-            wifi_ack_returns(m, tx, c)) {
-            acker = c;
-        }
-    }
-    return acker;
-}
-
-/* deterministic pseudo-random numbers (splitmix64) from property seed */
-uint64_t wifi_random(WifiMedium *m)
-{
-    uint64_t z = (m->prng += 0x9e3779b97f4a7c15ull);
-
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* does this transmission suffer a bit error (property fcs-error-rate)? */
-bool wifi_fcs_error(WifiMedium *m)
-{
-    if (!m->fcs_error_rate || wifi_random(m) % 1000 >= m->fcs_error_rate) {
-        return false;
-    }
-    m->fcs_errors++;
-    return true;
-}
-
-void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
-                     const uint8_t *frame, size_t len,
-                     const WifiFrameMeta *dm, int64_t now,
-                     uint16_t ack_seq)
-{
-    uint8_t ack[WIFI_ACK_LEN] = { IEEE80211_FC0_ACK, 0x00 };
-    const WifiEmission *e = NULL;
-    WifiSite site;
-    WifiFrameMeta meta = {
-        .freq_mhz = dm->freq_mhz,
-        .txpower_dbm = dm->txpower_dbm,
-        .rate_500k = wifi_ack_rate(dm->rate_500k, dm->ofdm),
-        .ofdm = dm->ofdm,
-        .short_preamble = dm->short_preamble,
-        .tx_time_ns = now + WIFI_SIFS_US * SCALE_US,
-    };
-
-    if (!wifi_frame_has_ta(frame, len)) {
-        return;
-    }
-    /* RA = the data's TA */
-    memcpy(ack + IEEE80211_ADDR1_OFF, ieee80211_addr2(frame),
-           IEEE80211_ADDR_LEN);
-    meta.airtime_us = wifi_airtime_us(WIFI_ACK_BYTES, meta.rate_500k,
-                                      meta.ofdm, meta.short_preamble);
-    m->acks++;
-    trace_wifi_medium_ack(acker->name, meta.freq_mhz, meta.rate_500k);
-    wifi_client_site(acker, &site);
-    if (m->airtime) {
-        e = wifi_emit(m, meta.tx_time_ns,
-                      meta.tx_time_ns + meta.airtime_us * SCALE_US,
-                      meta.freq_mhz, meta.txpower_dbm, acker->radio_id,
-                      &site);
-    }
-    wifi_pcap_write(m, meta.tx_time_ns, ack, sizeof(ack), &meta,
-                    meta.txpower_dbm - 40);
-    wifi_medium_local(m, &(WifiLocalTx){ acker, &site, ack, sizeof(ack),
-                                         &meta, e }, NULL);
-    /* the ACK of a frame from another process names it: see wifi_arq */
-    wifi_link_send(m, &site, ack, sizeof(ack), &meta, ack_seq);
 }
 
 bool wifi_medium_paced(WifiMediumClient *c)
@@ -372,18 +108,6 @@ static bool wifi_medium_send(WifiMediumClient *from, const uint8_t *frame,
         }
     }
     return acked;
-}
-
-void wifi_meta_for_attempt(WifiFrameMeta *meta, unsigned attempt, size_t len)
-{
-    if (meta->fallback_after && attempt > meta->fallback_after &&
-        meta->fallback_rate_500k) {
-        meta->rate_500k = meta->fallback_rate_500k;
-        meta->ofdm = meta->fallback_ofdm;
-        meta->airtime_us = wifi_airtime_us(len + IEEE80211_FCS_LEN,
-                                           meta->rate_500k, meta->ofdm,
-                                           meta->short_preamble);
-    }
 }
 
 WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
@@ -592,6 +316,62 @@ static void wifi_medium_set_pcap_max(Object *obj, Visitor *v,
     }
 }
 
+/* ---- the netdev: frames of other processes ---------------------------- */
+
+static bool wifi_medium_link_can_receive(NetClientState *nc)
+{
+    return true;
+}
+
+/* a packet from another process: its frame on the air here */
+static ssize_t wifi_medium_link_receive(NetClientState *nc,
+                                        const uint8_t *buf, size_t size)
+{
+    WifiMedium *m = qemu_get_nic_opaque(nc);
+    WifiMediumClient *acker;
+    WifiFrameMeta meta;
+    WifiAirFrame af;
+    WifiSite site;
+
+    switch (wifi_link_take(m, buf, size, &af, &meta, &site)) {
+    case WIFI_LINK_EMPTY:
+        /*
+         * Returning its size, 0, would tell the net layer we cannot
+         * receive, and it would stop delivering anything to the medium
+         */
+        return -1;
+    case WIFI_LINK_RESEND:
+        wifi_medium_reack(m, af.frame, af.len, &meta, af.seq);
+        return size;
+    case WIFI_LINK_FRAME:
+        break;
+    default:
+        return size;
+    }
+    if (m->airtime) {
+        wifi_remote_on_air(m, &af, &meta);
+        return size;
+    }
+    wifi_pcap_write(m, meta.tx_time_ns, af.frame, af.len, &meta,
+                    af.txpower_dbm - 40);
+    acker = wifi_medium_local(m, &(WifiLocalTx){ NULL, &site, af.frame,
+                                                 af.len, &meta, NULL },
+                              NULL);
+    if (acker) {
+        wifi_rx_delivered(m, af.sender, af.frame, af.len);
+        wifi_medium_ack(m, acker, af.frame, af.len, &meta, meta.tx_time_ns,
+                        af.seq);
+    }
+    return size;
+}
+
+static NetClientInfo wifi_medium_link_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = wifi_medium_link_can_receive,
+    .receive = wifi_medium_link_receive,
+};
+
 static void wifi_medium_complete(UserCreatable *uc, Error **errp)
 {
     ERRP_GUARD();
@@ -611,7 +391,7 @@ static void wifi_medium_complete(UserCreatable *uc, Error **errp)
         }
     }
     if (m->netdev) {
-        wifi_link_open(m, errp);
+        wifi_link_open(m, &wifi_medium_link_info, errp);
     }
 }
 

@@ -11,7 +11,7 @@
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include <zlib.h>
-#include "medium-int.h"
+#include "pcap.h"
 #include "trace.h"
 
 /* ---- pcap: link type 127, radiotap + frame + FCS ---------------------- */

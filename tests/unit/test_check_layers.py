@@ -258,6 +258,47 @@ def test_usage_and_dot():
         check(rc == 2, "a tree without sources: usage error (%d)" % rc)
 
 
+def test_ranks():
+    allow = "%s # x\n%s # y\n" % (AB, CD)
+    with tempfile.TemporaryDirectory() as d:
+        tree(d)
+        ranks = os.path.join(d, "ranks")
+        with open(ranks, "w") as f:
+            f.write("# a above e\n2 hw/net/fake/a\n1 hw/net/fake/e\n")
+        rc, out = run(d, "--ranks", ranks, allow=allow)
+        check(rc == 0 and "layers ok" in out,
+              "an edge down the ranks passes (%d)" % rc, out)
+        with open(ranks, "w") as f:
+            f.write("1 hw/net/fake/a\n1 hw/net/fake/e*\n")
+        rc, out = run(d, "--ranks", ranks, allow=allow)
+        check(rc == 1 and "UPWARD edge hw/net/fake/a -> hw/net/fake/e "
+              "(1 call, 1 include): rank 1 beside rank 1" in out and
+              "layers FAILED" in out,
+              "an edge between siblings fails, with its examples (%d)" % rc,
+              out)
+        with open(ranks, "w") as f:
+            f.write("0 hw/net/fake/a\n1 hw/net/fake/e\n")
+        rc, out = run(d, "--ranks", ranks, allow=allow)
+        check(rc == 1 and "rank 0 below rank 1" in out,
+              "an edge up the ranks fails, whatever the allowlist (%d)" % rc)
+        with open(ranks, "w") as f:
+            f.write("x hw/net/fake/a\n")
+        rc, _ = run(d, "--ranks", ranks, allow=allow)
+        check(rc == 2, "a ranks line without a rank: usage error (%d)" % rc)
+    with tempfile.TemporaryDirectory() as d:
+        tree(d, {"net/wifi/n.c": '#include "hw/net/fake/e.h"\n'
+                 "void n_run(void);\n\nvoid n_run(void)\n{\n    e_leaf();\n}\n"})
+        rc, out = run(d, allow=allow)
+        check(rc == 1 and "UPWARD edge net/wifi/n -> hw/net/fake/e" in out
+              and "the air (net/) needs a device (hw/)" in out,
+              "net/ needing hw/ fails without any ranks (%d)" % rc, out)
+        check("note: without a rank: net/wifi/n" in out,
+              "a module of net/wifi/ without a rank: noted", out)
+        rc, out = run(d, "--strict", allow=allow)
+        check(rc == 1 and "UNRANKED: net/wifi/n" in out,
+              "... and fails with --strict (%d)" % rc, out)
+
+
 def test_this_tree():
     rc, out = run(TOP)
     check(rc == 0, "this repository passes against its allowlist: "
@@ -279,7 +320,7 @@ def test_tokenizer():
           "read: %s" % names)
 
 
-for t in (test_graph, test_report, test_allowlist, test_grown,
+for t in (test_graph, test_report, test_allowlist, test_grown, test_ranks,
           test_usage_and_dot, test_this_tree, test_tokenizer):
     t()
 tap.finish()

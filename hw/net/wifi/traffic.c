@@ -20,6 +20,7 @@
 #include "hw/qdev-properties-system.h"
 #include "hw/resettable.h"
 #include "system/reset.h"
+#include "net/net.h"
 #include "net/wifi/medium.h"
 
 #define TYPE_WIFI_TRAFFIC "wifi-traffic"

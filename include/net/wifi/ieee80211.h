@@ -105,6 +105,12 @@ static inline bool ieee80211_is_ctrl(const uint8_t *f)
     return ieee80211_type(f) == IEEE80211_TYPE_CTRL;
 }
 
+/* a frame with a transmitter address (addr2): not a control frame */
+static inline bool ieee80211_has_ta(const uint8_t *f, size_t len)
+{
+    return len >= IEEE80211_TA_END && !ieee80211_is_ctrl(f);
+}
+
 static inline bool ieee80211_is_data(const uint8_t *f)
 {
     return ieee80211_type(f) == IEEE80211_TYPE_DATA;

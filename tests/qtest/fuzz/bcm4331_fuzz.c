@@ -11,7 +11,7 @@
  *   -device wifi-ap,medium=air0,... -device bcm4331,medium=air0
  *
  * The peer is the hub port l0 itself: qemu_send_packet() on it delivers to
- * its peer, the medium's link (wifi_link_receive()), synchronously and
+ * its peer, the medium's link (wifi_medium_link_receive()), synchronously and
  * deterministically; what the medium sends to the netdev goes to a hub
  * with no other port.  Before each input the card is brought up as b43
  * does it (firmware stub, channel 6, RX ring on engine 0, TX ring on

@@ -1,18 +1,24 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * The Wi-Fi medium's own state: what medium.c keeps of its clients'
- * frames, the channels, the other processes and the pcap.  Private to
- * net/wifi/medium.c; clients use include/net/wifi/medium.h.
+ * The Wi-Fi medium's own state: what it keeps of its clients' frames, the
+ * channels, the other processes and the pcap.  Types only: every part of
+ * the medium (net/wifi/medium*.c, pcap.c) sees them, each part's functions
+ * are in its own header; clients use include/net/wifi/medium.h.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
-#ifndef NET_WIFI_MEDIUM_INT_H
-#define NET_WIFI_MEDIUM_INT_H
+#ifndef NET_WIFI_MEDIUM_STATE_H
+#define NET_WIFI_MEDIUM_STATE_H
 
-#include "net/wifi/medium.h"
+#include "qemu/timer.h"
+#include "qom/object.h"
+#include "net/net.h"
+#include "hw/qdev-core.h"           /* MemReentrancyGuard */
+#include "net/wifi/medium-client.h"
 #include "net/wifi/air-proto.h"
+#include "net/wifi/airtime.h"
 #include "qemu/units.h"
 
 /* the pcap file's default bound (property pcap-max-size) */
@@ -96,7 +102,6 @@ typedef struct WifiPeerClock {
     int64_t window_ns;          /* start of this window */
 } WifiPeerClock;
 
-
 /* stations heard from other processes: unicast to them counts as acked */
 #define WIFI_REMOTE_STATIONS    64
 #define WIFI_REMOTE_TTL_NS      (10 * NANOSECONDS_PER_SECOND)
@@ -144,14 +149,6 @@ typedef struct WifiInterferer {
 } WifiInterferer;
 
 typedef struct WifiScenario WifiScenario;
-
-/* what a receiver makes of one transmission (wifi_path) */
-typedef struct WifiPath {
-    bool heard;                 /* above the detection threshold, link on */
-    double signal_dbm;
-    double snr_db;
-    double loss;                /* the link's own loss probability */
-} WifiPath;
 
 /*
  * Below this SNR a receiver does not even detect a frame (no delivery, no
@@ -261,104 +258,24 @@ struct WifiTxJob {
     uint8_t data[];
 };
 
-/* medium.c */
-bool wifi_wants_ack(const uint8_t *frame);
-bool wifi_frame_has_ta(const uint8_t *frame, size_t len);
-/* a frame on the air as the local radios hear it (wifi_medium_local) */
-typedef struct WifiLocalTx {
-    WifiMediumClient *from;     /* its sender; NULL: another process */
-    const WifiSite *site;       /* where it comes from */
-    const uint8_t *frame;
-    size_t len;
-    const WifiFrameMeta *meta;
-    const WifiEmission *e;      /* airtime on: its transmission */
-} WifiLocalTx;
-WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
-                                    WifiMediumClient **addressee);
-void wifi_client_site(WifiMediumClient *c, WifiSite *site);
-uint64_t wifi_random(WifiMedium *m);
-bool wifi_fcs_error(WifiMedium *m);
-void wifi_medium_ack(WifiMedium *m, WifiMediumClient *acker,
-                     const uint8_t *frame, size_t len, const WifiFrameMeta *dm,
-                     int64_t now, uint16_t ack_seq);
-
-/* medium-airtime.c */
-void wifi_remote_jobs_free(WifiMedium *m);
-const WifiEmission *wifi_emit(WifiMedium *m, int64_t start, int64_t end,
-                              uint32_t freq, int8_t txpower, uint32_t radio,
-                              const WifiSite *site);
-bool wifi_half_duplex(WifiMedium *m, WifiMediumClient *rx,
-                      const WifiEmission *e);
-double wifi_interference_mw(WifiMedium *m, WifiMediumClient *rx,
-                            const WifiEmission *e);
-void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
-                     int64_t end_ns);
-void wifi_job_free(WifiTxJob *j);
-bool wifi_medium_queue(WifiMediumClient *from, const uint8_t *frame, size_t len,
-                       const WifiFrameMeta *meta, unsigned retry_limit,
-                       bool notify);
-void wifi_remote_on_air(WifiMedium *m, const WifiAirFrame *af,
-                        const WifiFrameMeta *meta);
-
-/* medium-link.c */
-bool wifi_remote_acks(WifiMedium *m, const uint8_t *addr, uint32_t freq);
-uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
-                       const uint8_t *frame, size_t len,
-                       const WifiFrameMeta *meta, uint16_t ack_seq);
-void wifi_arq_add(WifiMedium *m, uint16_t seq, const WifiSite *site,
-                  const uint8_t *frame, size_t len, const WifiFrameMeta *meta);
-void wifi_arq_timer(void *opaque);
-void wifi_link_open(WifiMedium *m, Error **errp);
-void wifi_link_close(WifiMedium *m);
-bool wifi_rx_dup(WifiMedium *m, uint64_t sender, const uint8_t *frame,
-                 size_t len, const WifiFrameMeta *meta, uint16_t air_seq);
-void wifi_rx_delivered(WifiMedium *m, uint64_t sender, const uint8_t *frame,
-                       size_t len);
-
-/* medium-radio.c */
-double wifi_coupling_db(uint32_t tx_mhz, uint32_t rx_mhz);
-void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
-               int8_t txpower_dbm, WifiMediumClient *rx, WifiPath *p);
-bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
-                        bool ofdm, bool short_preamble, size_t bytes);
-void wifi_links_init(WifiMedium *m);
-void wifi_links_free(WifiMedium *m);
-bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,
-                     const WifiLinkSettings *set, Error **errp);
-WifiMediumClient *wifi_radio_named(const char *radio);
-bool wifi_radio_move(WifiMediumClient *c, const double *pos, Error **errp);
-
-/* medium-scenario.c (or its stub without libconfig) */
-bool wifi_scenario_load(WifiMedium *m, Error **errp);
-void wifi_scenario_free(WifiMedium *m);
-void wifi_medium_class_add_radio_props(ObjectClass *klass);
-
-/* pcap.c */
-void wifi_pcap_open(WifiMedium *m, Error **errp);
-void wifi_pcap_close(WifiMedium *m);
-void wifi_pcap_record(WifiMedium *m, int64_t ns, const uint8_t *frame,
-                      size_t len, const WifiFrameMeta *meta, int8_t signal);
-
-/* a frame on the air: to the pcap file, if there is one */
-static inline void wifi_pcap_write(WifiMedium *m, int64_t ns,
-                                   const uint8_t *frame, size_t len,
-                                   const WifiFrameMeta *meta, int8_t signal)
+/* deterministic pseudo-random numbers (splitmix64) from property seed */
+static inline uint64_t wifi_random(WifiMedium *m)
 {
-    if (m->pcap_file) {
-        wifi_pcap_record(m, ns, frame, len, meta, signal);
-    }
+    uint64_t z = (m->prng += 0x9e3779b97f4a7c15ull);
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
 }
 
-/*
- * ... and to the other processes, if the medium has a netdev: returns the
- * frame's sequence number on the netdev (@ack_seq for an ACK), 0 if none
- */
-static inline uint16_t wifi_link_send(WifiMedium *m, const WifiSite *site,
-                                      const uint8_t *frame, size_t len,
-                                      const WifiFrameMeta *meta,
-                                      uint16_t ack_seq)
+/* does this transmission suffer a bit error (property fcs-error-rate)? */
+static inline bool wifi_fcs_error(WifiMedium *m)
 {
-    return m->nic ? wifi_link_put(m, site, frame, len, meta, ack_seq) : 0;
+    if (!m->fcs_error_rate || wifi_random(m) % 1000 >= m->fcs_error_rate) {
+        return false;
+    }
+    m->fcs_errors++;
+    return true;
 }
 
 #endif
