@@ -491,4 +491,114 @@ static inline void expect_tx_error(Air *a, Card *c, uint32_t reason,
     c->txslot = 0;
 }
 
+/* ---- a station of the virtual AP (wifi-ap, bssid ap_bssid) ------------ */
+
+static const uint8_t ap_bssid[6] = { 2, 0xaa, 0, 0, 0, 3 };
+
+/* a management frame from @sa to the AP */
+static inline size_t mgmt(uint8_t *f, uint8_t fc0, const uint8_t *sa)
+{
+    memset(f, 0, 64);
+    f[0] = fc0;
+    memcpy(f + 4, ap_bssid, 6);
+    memcpy(f + 10, sa, 6);
+    memcpy(f + 16, ap_bssid, 6);
+    return 24;
+}
+
+/*
+ * Start @c's TX ring over before its buffers (4 KiB a descriptor from
+ * txbuf) run into its RX buffers: the long floods post thousands of frames.
+ */
+static inline void tx_room(Air *a, Card *c)
+{
+    uint32_t st = D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXSTATUS;
+
+    if (c->txslot < 200) {
+        return;
+    }
+    for (int i = 0; i < 100 && (rl(c, st) & 0x1fff) != c->txslot * 16; i++) {
+        qtest_clock_step(a->qts, 1000 * 1000);
+    }
+    g_assert_cmphex(rl(c, st) & 0x1fff, ==, c->txslot * 16);
+    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    set_ring(c, 1, false, c->txring);
+    c->txslot = 0;
+}
+
+static inline void auth_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0xb0, sa);
+
+    tx_room(a, c);
+    stw_le_p(f + n + 2, 1);                 /* open system, seq 1 */
+    post(a, c, f, n + 6, true, 0x0a, false);
+}
+
+static inline void assoc_from(Air *a, Card *c, const uint8_t *sa)
+{
+    uint8_t f[64];
+    size_t n = mgmt(f, 0x00, sa);
+
+    tx_room(a, c);
+    stw_le_p(f + n, 0x0401);
+    stw_le_p(f + n + 2, 10);
+    f[n + 4] = 0;                           /* SSID "QEMU" */
+    f[n + 5] = 4;
+    memcpy(f + n + 6, "QEMU", 4);
+    post(a, c, f, n + 10, true, 0x0a, false);
+}
+
+/* restart @c's RX ring at its first buffer */
+static inline void rx_rewind(Card *c)
+{
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 0);
+    set_ring(c, 0, true, c->rxring);
+    wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
+}
+
+/* frames in @c's RX ring matching fc0 (and to @da, if given) */
+typedef struct {
+    unsigned count;
+    int last_status;            /* auth/assoc status, deauth reason */
+} RxScan;
+
+static inline RxScan rx_scan(Air *a, Card *c, uint8_t fc0, const uint8_t *da)
+{
+    unsigned cd =
+        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
+    RxScan sc = { 0, -1 };
+
+    for (unsigned k = 0; k < cd; k++) {
+        const uint8_t *f = rx + D11_RX_FW598_FO + 6;
+        size_t len;
+
+        qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, sizeof(rx));
+        len = lduw_le_p(rx) - 6 - 4;
+        if (f[0] != fc0 || len < 24 || (da && memcmp(f + 4, da, 6))) {
+            continue;
+        }
+        sc.count++;
+        if (fc0 == 0xb0 && len >= 30) {
+            sc.last_status = lduw_le_p(f + 28);
+        } else if (fc0 == 0x10 && len >= 30) {
+            sc.last_status = lduw_le_p(f + 26);
+        } else if (fc0 == 0xc0 && len >= 26) {
+            sc.last_status = lduw_le_p(f + 24);
+        }
+    }
+    return sc;
+}
+
+/* let @ms of virtual time pass, with the main loop running between */
+static inline void run_ms(Air *a, Card *c, unsigned ms)
+{
+    for (unsigned i = 0; i < ms / 10; i++) {
+        qtest_clock_step(a->qts, 10 * 1000 * 1000);
+        rl(c, D11 + A_D11_GEN_IRQ_REASON);
+    }
+}
+
 #endif

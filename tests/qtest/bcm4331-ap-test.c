@@ -1,8 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the virtual access point (wifi-ap) seen from a hostile
- * station on the air: floods, malformed management frames and a broken
+ * QTest for the virtual access point (wifi-ap): a card associated with it
+ * exchanging data with the AP's netdev both ways, and the AP seen from a
+ * hostile station on the air: malformed management frames and a broken
  * 4-way handshake.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
@@ -173,10 +174,130 @@ static void test_hostile_eapol(void)
     air_close(&a, 1);
 }
 
+/*
+ * The AP's netdev: a stream netdev on a Unix socket (length-prefixed
+ * Ethernet frames), the test at the other end.  Returns its socket.
+ */
+static int ap_bridge_open(Air *a, Peer *p)
+{
+    g_autofree char *more = NULL;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+    p->dir = g_dir_make_tmp("bcm4331-ap-XXXXXX", NULL);
+    p->sock = g_strdup_printf("%s/lan.sock", p->dir);
+    more = g_strdup_printf("-netdev stream,id=lan,server=on,addr.type=unix,"
+                           "addr.path=%s -device wifi-ap,medium=air0,"
+                           "ssid=QEMU,channel=6,bssid=02:aa:00:00:00:03,"
+                           "netdev=lan", p->sock);
+    air_open(a, 1, NULL, &(AirOpts) { .more = more });
+    g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
+    for (int i = 0;; i++) {
+        p->fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        g_assert_cmpint(p->fd, >=, 0);
+        if (connect(p->fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+            break;
+        }
+        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
+        g_assert_cmpint(i, <, 3000);
+        close(p->fd);
+        g_usleep(10 * 1000);
+    }
+    qtest_qmp_eventwait(a->qts, "NETDEV_STREAM_CONNECTED");
+    /* a frame that never comes fails the test, it does not hang it */
+    g_assert_cmpint(setsockopt(p->fd, SOL_SOCKET, SO_RCVTIMEO,
+                               &(struct timeval){ .tv_sec = 30 },
+                               sizeof(struct timeval)), ==, 0);
+    return p->fd;
+}
+
+/*
+ * An associated station and the network behind the AP: a data frame to
+ * the AP (ToDS) comes out of its netdev as the Ethernet frame it carries,
+ * and an Ethernet frame for the station goes to it over the air (FromDS),
+ * acknowledged: the AP's bridge both ways, and the path of one frame each
+ * way that docs/architecture.md counts (scripts/count-crossings.py).
+ */
+static void test_ap_bridge(void)
+{
+    static const uint8_t host[6] = { 2, 0x11, 0x22, 0x33, 0x44, 0x55 };
+    static const uint8_t llc[8] = { 0xaa, 0xaa, 3, 0, 0, 0, 8, 0 };
+    Air a;
+    Card *A = &a.c[0];
+    Peer lan;
+    uint8_t f[128], eth[128];
+    uint8_t rx[D11_RX_FW598_BUFSIZE];
+    const uint8_t *r = rx + D11_RX_FW598_FO + 6;
+    int fd = ap_bridge_open(&a, &lan);
+    uint32_t be, cd;
+    size_t n;
+
+    auth_from(&a, A, A->mac);
+    run_ms(&a, A, 20);
+    assoc_from(&a, A, A->mac);
+    run_ms(&a, A, 20);
+    g_assert_cmpint(rx_scan(&a, A, 0x10, A->mac).last_status, ==, 0);
+    rx_rewind(A);
+
+    /* station -> network: ToDS, BSSID, SA, DA, LLC/SNAP IPv4 */
+    memset(f, 0, sizeof(f));
+    f[0] = 0x08;
+    f[1] = 0x01;
+    memcpy(f + 4, ap_bssid, 6);
+    memcpy(f + 10, A->mac, 6);
+    memcpy(f + 16, host, 6);
+    stw_le_p(f + 22, 0x100 << 4);
+    memcpy(f + 24, llc, sizeof(llc));
+    for (int i = 32; i < 100; i++) {
+        f[i] = i;
+    }
+    post(&a, A, f, 100, true, 0xc, true);
+    run_ms(&a, A, 20);
+    g_assert_cmpint(recv(fd, &be, 4, MSG_WAITALL), ==, 4);
+    n = be32_to_cpu(be);
+    g_assert_cmpuint(n, ==, 14 + 100 - 32);
+    g_assert_cmpint(recv(fd, eth, n, MSG_WAITALL), ==, n);
+    g_assert_cmpmem(eth, 6, host, 6);
+    g_assert_cmpmem(eth + 6, 6, A->mac, 6);
+    g_assert_cmphex(lduw_be_p(eth + 12), ==, 0x0800);
+    g_assert_cmpmem(eth + 14, n - 14, f + 32, 100 - 32);
+
+    /* network -> station: FromDS, DA, BSSID, SA */
+    memcpy(eth, A->mac, 6);
+    memcpy(eth + 6, host, 6);
+    stw_be_p(eth + 12, 0x0800);
+    for (int i = 14; i < 74; i++) {
+        eth[i] = 0x80 + i;
+    }
+    peer_send(fd, eth, 74);
+    cd = 0;
+    for (int i = 0; i < 100 && !cd; i++) {
+        run_ms(&a, A, 10);
+        cd = rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+    }
+    g_assert_cmphex(cd, ==, 16);                /* one frame: no ACK */
+    qtest_memread(a.qts, A->rxbuf, rx, sizeof(rx));
+    g_assert_cmphex(r[0], ==, 0x08);
+    g_assert_cmphex(r[1] & 0x03, ==, 0x02);     /* FromDS */
+    g_assert_cmpmem(r + 4, 6, A->mac, 6);
+    g_assert_cmpmem(r + 10, 6, ap_bssid, 6);
+    g_assert_cmpmem(r + 16, 6, host, 6);
+    g_assert_cmpmem(r + 24, 8, llc, 8);
+    g_assert_cmpmem(r + 32, 60, eth + 14, 60);
+    g_assert_cmpuint(lduw_le_p(rx) - 6 - 4, ==, 32 + 60);
+
+    close(fd);
+    air_close(&a, 1);
+    unlink(lan.sock);
+    rmdir(lan.dir);
+    g_free(lan.sock);
+    g_free(lan.dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
+    qtest_add_func("/bcm4331/medium/ap-bridge", test_ap_bridge);
     qtest_add_func("/bcm4331/medium/hostile-to-ap", test_hostile_to_ap);
     qtest_add_func("/bcm4331/medium/hostile-eapol", test_hostile_eapol);
 
