@@ -321,6 +321,42 @@ static inline size_t air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
 }
 
 /*
+ * Connect to a stream netdev QEMU serves on the Unix socket @path (it
+ * listens asynchronously: wait for it, 30 s at most, then for
+ * NETDEV_STREAM_CONNECTED); a receive waits 30 s at most, then fails
+ */
+static inline int stream_connect(QTestState *qts, const char *path)
+{
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    int fd;
+
+    g_strlcpy(sa.sun_path, path, sizeof(sa.sun_path));
+    for (int i = 0;; i++) {
+        fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        g_assert_cmpint(fd, >=, 0);
+        if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+            break;
+        }
+        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
+        g_assert_cmpint(i, <, 3000);
+        close(fd);
+        g_usleep(10 * 1000);
+    }
+    /*
+     * connect() succeeds once QEMU's worker thread listens, before the
+     * main loop has accepted us; until then the netdev has no channel
+     * (unpatched QEMU 10.0 crashed on the first frame sent meanwhile;
+     * scripts/overlay.sh's qemu-fix keeps its link down) and what it
+     * should carry is dropped.  NETDEV_STREAM_CONNECTED comes after.
+     */
+    qtest_qmp_eventwait(qts, "NETDEV_STREAM_CONNECTED");
+    g_assert_cmpint(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO,
+                               &(struct timeval){ .tv_sec = 30 },
+                               sizeof(struct timeval)), ==, 0);
+    return fd;
+}
+
+/*
  * One card whose medium joins the air of "another process": a stream
  * netdev on a Unix socket, with the test on the other end as the peer.
  * @opts: more medium properties.  Returns the peer's socket.
@@ -333,7 +369,6 @@ typedef struct {
 static inline int peer_open(Air *a, Peer *p, const char *opts)
 {
     g_autofree char *more = NULL;
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
     p->dir = g_dir_make_tmp("bcm4331-peer-XXXXXX", NULL);
     p->sock = g_strdup_printf("%s/air.sock", p->dir);
@@ -342,32 +377,7 @@ static inline int peer_open(Air *a, Peer *p, const char *opts)
     air_open(a, 1, NULL, &(AirOpts) {
         .more = more, .link = true, .medium = opts,
     });
-    g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
-    /*
-     * QEMU's stream netdev listens asynchronously (net/stream.c,
-     * qio_channel_socket_listen_async): the socket may not exist or not
-     * listen yet when QEMU is up.  Wait for it, 30 s at most (a loaded
-     * machine, a sanitizer build).
-     */
-    for (int i = 0;; i++) {
-        p->fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        g_assert_cmpint(p->fd, >=, 0);
-        if (connect(p->fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-            break;
-        }
-        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
-        g_assert_cmpint(i, <, 3000);
-        close(p->fd);
-        g_usleep(10 * 1000);
-    }
-    /*
-     * connect() succeeds once QEMU's worker thread listens, before the
-     * main loop has accepted us; until then the netdev has no channel
-     * (unpatched QEMU 10.0 crashed on the first frame sent meanwhile;
-     * scripts/overlay.sh's qemu-fix keeps its link down) and what it
-     * should carry is dropped.  NETDEV_STREAM_CONNECTED comes after.
-     */
-    qtest_qmp_eventwait(a->qts, "NETDEV_STREAM_CONNECTED");
+    p->fd = stream_connect(a->qts, p->sock);
     return p->fd;
 }
 
@@ -536,18 +546,33 @@ static inline void auth_from(Air *a, Card *c, const uint8_t *sa)
     post(a, c, f, n + 6, true, 0x0a, false);
 }
 
-static inline void assoc_from(Air *a, Card *c, const uint8_t *sa)
+/*
+ * an association request from @sa: capability @capab, SSID "QEMU", then
+ * @ies (@ies_len bytes, at most 48)
+ */
+static inline void assoc_req(Air *a, Card *c, const uint8_t *sa,
+                             uint16_t capab, const uint8_t *ies,
+                             size_t ies_len)
 {
-    uint8_t f[64];
+    uint8_t f[96];
     size_t n = mgmt(f, 0x00, sa);
 
+    g_assert_cmpuint(ies_len, <=, 48);
     tx_room(a, c);
-    stw_le_p(f + n, 0x0401);
+    stw_le_p(f + n, capab);
     stw_le_p(f + n + 2, 10);
     f[n + 4] = 0;                           /* SSID "QEMU" */
     f[n + 5] = 4;
     memcpy(f + n + 6, "QEMU", 4);
-    post(a, c, f, n + 10, true, 0x0a, false);
+    if (ies_len) {
+        memcpy(f + n + 10, ies, ies_len);
+    }
+    post(a, c, f, n + 10 + ies_len, true, 0x0a, false);
+}
+
+static inline void assoc_from(Air *a, Card *c, const uint8_t *sa)
+{
+    assoc_req(a, c, sa, 0x0401, NULL, 0);
 }
 
 /* restart @c's RX ring at its first buffer */
@@ -599,6 +624,35 @@ static inline void run_ms(Air *a, Card *c, unsigned ms)
         qtest_clock_step(a->qts, 10 * 1000 * 1000);
         rl(c, D11 + A_D11_GEN_IRQ_REASON);
     }
+}
+
+/* @sa (the card's own address or another) authenticates and associates */
+static inline void ap_join(Air *a, Card *c, const uint8_t *sa)
+{
+    auth_from(a, c, sa);
+    run_ms(a, c, 10);
+    assoc_from(a, c, sa);
+    run_ms(a, c, 10);
+    g_assert_cmpint(rx_scan(a, c, 0x10, sa).last_status, ==, 0);
+}
+
+/*
+ * A data frame from @sa to @da through the AP (ToDS: BSSID, SA, DA), an
+ * LLC/SNAP IPv4 header and @payload bytes of pattern; its length
+ */
+static inline size_t to_ds_frame(uint8_t *f, const uint8_t *sa,
+                                 const uint8_t *da, size_t payload)
+{
+    size_t n = mgmt(f, 0x08, sa);
+
+    f[1] = 0x01;
+    memcpy(f + 16, da, 6);
+    memcpy(f + n, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
+    n += 8;
+    for (size_t i = 0; i < payload; i++) {
+        f[n + i] = 0x45 + i;
+    }
+    return n + payload;
 }
 
 #endif

@@ -181,7 +181,6 @@ static void test_hostile_eapol(void)
 static int ap_bridge_open(Air *a, Peer *p)
 {
     g_autofree char *more = NULL;
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
     p->dir = g_dir_make_tmp("bcm4331-ap-XXXXXX", NULL);
     p->sock = g_strdup_printf("%s/lan.sock", p->dir);
@@ -190,23 +189,7 @@ static int ap_bridge_open(Air *a, Peer *p)
                            "ssid=QEMU,channel=6,bssid=02:aa:00:00:00:03,"
                            "netdev=lan", p->sock);
     air_open(a, 1, NULL, &(AirOpts) { .more = more });
-    g_strlcpy(sa.sun_path, p->sock, sizeof(sa.sun_path));
-    for (int i = 0;; i++) {
-        p->fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        g_assert_cmpint(p->fd, >=, 0);
-        if (connect(p->fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-            break;
-        }
-        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
-        g_assert_cmpint(i, <, 3000);
-        close(p->fd);
-        g_usleep(10 * 1000);
-    }
-    qtest_qmp_eventwait(a->qts, "NETDEV_STREAM_CONNECTED");
-    /* a frame that never comes fails the test, it does not hang it */
-    g_assert_cmpint(setsockopt(p->fd, SOL_SOCKET, SO_RCVTIMEO,
-                               &(struct timeval){ .tv_sec = 30 },
-                               sizeof(struct timeval)), ==, 0);
+    p->fd = stream_connect(a->qts, p->sock);
     return p->fd;
 }
 
@@ -231,25 +214,13 @@ static void test_ap_bridge(void)
     uint32_t be, cd;
     size_t n;
 
-    auth_from(&a, A, A->mac);
-    run_ms(&a, A, 20);
-    assoc_from(&a, A, A->mac);
-    run_ms(&a, A, 20);
-    g_assert_cmpint(rx_scan(&a, A, 0x10, A->mac).last_status, ==, 0);
+    ap_join(&a, A, A->mac);
     rx_rewind(A);
 
     /* station -> network: ToDS, BSSID, SA, DA, LLC/SNAP IPv4 */
     memset(f, 0, sizeof(f));
-    f[0] = 0x08;
-    f[1] = 0x01;
-    memcpy(f + 4, ap_bssid, 6);
-    memcpy(f + 10, A->mac, 6);
-    memcpy(f + 16, host, 6);
+    g_assert_cmpuint(to_ds_frame(f, A->mac, host, 100 - 32), ==, 100);
     stw_le_p(f + 22, 0x100 << 4);
-    memcpy(f + 24, llc, sizeof(llc));
-    for (int i = 32; i < 100; i++) {
-        f[i] = i;
-    }
     post(&a, A, f, 100, true, 0xc, true);
     run_ms(&a, A, 20);
     g_assert_cmpint(recv(fd, &be, 4, MSG_WAITALL), ==, 4);

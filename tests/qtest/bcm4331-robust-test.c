@@ -297,12 +297,7 @@ static void test_ap_retry_dup(void)
 
     /* A -> sta2 through the AP: ToDS, BSSID, SA, DA; LLC/SNAP IPv4 */
     memset(f, 0, sizeof(f));
-    f[0] = 0x08;
-    f[1] = 0x01;
-    memcpy(f + 4, ap_bssid, 6);
-    memcpy(f + 10, A->mac, 6);
-    memcpy(f + 16, sta2, 6);
-    memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
+    to_ds_frame(f, A->mac, sta2, 100 - 32);
     stw_le_p(f + 22, 0x100 << 4);
     post(&a, A, f, 100, true, 0xc, true);
     run_ms(&a, A, 20);
@@ -404,12 +399,7 @@ static void test_ap_inactivity(void)
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03,max-inactivity=2",
     });
-    auth_from(&a, A, A->mac);
-    run_ms(&a, A, 10);
-    assoc_from(&a, A, A->mac);
-    run_ms(&a, A, 10);
-    sc = rx_scan(&a, A, 0x10, A->mac);
-    g_assert_cmpint(sc.last_status, ==, 0);
+    ap_join(&a, A, A->mac);
 
     /* 2 s of silence: polled (null function, from DS), acknowledged */
     rx_rewind(A);
@@ -496,16 +486,9 @@ static void data_from(Air *a, Card *c, const uint8_t *sa)
 {
     static const uint8_t host[6] = { 0x52, 0x54, 0, 0x12, 0x34, 0x56 };
     uint8_t f[128];
-    size_t n = mgmt(f, 0x08, sa);
 
     tx_room(a, c);
-    f[1] = 0x01;                            /* to DS */
-    memcpy(f + 16, host, 6);
-    memcpy(f + n, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
-    n += 8;
-    memset(f + n, 0x45, 40);
-    n += 40;
-    post(a, c, f, n, true, 0xc, true);
+    post(a, c, f, to_ds_frame(f, sa, host, 40), true, 0xc, true);
 }
 
 /* a WPA2 association request: privacy, and the RSN element (CCMP, PSK) */
@@ -515,17 +498,8 @@ static void assoc_rsn_from(Air *a, Card *c, const uint8_t *sa)
         48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
         1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
     };
-    uint8_t f[64];
-    size_t n = mgmt(f, 0x00, sa);
 
-    tx_room(a, c);
-    stw_le_p(f + n, 0x0411);
-    stw_le_p(f + n + 2, 10);
-    f[n + 4] = 0;                           /* SSID "QEMU" */
-    f[n + 5] = 4;
-    memcpy(f + n + 6, "QEMU", 4);
-    memcpy(f + n + 10, rsn, sizeof(rsn));
-    post(a, c, f, n + 10 + sizeof(rsn), true, 0x0a, false);
+    assoc_req(a, c, sa, 0x0411, rsn, sizeof(rsn));
 }
 
 /*
@@ -879,18 +853,12 @@ static void test_ap_flood_keeps_active(void)
     unsigned nfake = FLOOD_STA - 1;
     int kicked_a = 0, kicked_b = 0;
     Join jb = { -1, -1, -1 };
-    RxScan sc;
 
     air_open(&a, 2, NULL, &(AirOpts) {
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
-    auth_from(&a, A, A->mac);
-    run_ms(&a, A, 10);
-    assoc_from(&a, A, A->mac);
-    run_ms(&a, A, 10);
-    sc = rx_scan(&a, A, 0x10, A->mac);
-    g_assert_cmpint(sc.last_status, ==, 0);
+    ap_join(&a, A, A->mac);
     data_from(&a, A, A->mac);
     flood(&a, B, 0, nfake, false);
     run_ms(&a, A, 50);

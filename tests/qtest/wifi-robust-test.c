@@ -71,30 +71,6 @@ static int64_t qom_int(QTestState *qts, const char *path, const char *prop)
     return qom_number(qts, path, prop);
 }
 
-/*
- * connect to QEMU's -netdev stream,server=on (it listens asynchronously),
- * and wait until its main loop accepted us (bcm4331-air.h, peer_open)
- */
-static int stream_connect(QTestState *qts, const char *sock)
-{
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    int fd;
-
-    g_strlcpy(sa.sun_path, sock, sizeof(sa.sun_path));
-    for (int i = 0;; i++) {
-        fd = socket(AF_UNIX, SOCK_STREAM, 0);
-        g_assert_cmpint(fd, >=, 0);
-        if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-            qtest_qmp_eventwait(qts, "NETDEV_STREAM_CONNECTED");
-            return fd;
-        }
-        g_assert_true(errno == ENOENT || errno == ECONNREFUSED);
-        g_assert_cmpint(i, <, 3000);
-        close(fd);
-        g_usleep(10 * 1000);
-    }
-}
-
 /* ---- 1. a wifi-medium whose complete fails ------------------------------ */
 
 static void test_failed_complete(void)
