@@ -49,15 +49,6 @@ static void bcm_htphy_write(PhyState *p, uint16_t a, uint16_t old,
     }
 }
 
-static bool bcm_htphy_read(PhyState *p, uint16_t a, uint16_t *v)
-{
-    if (a == HTPHY_RF_SEQ_STATUS) {
-        *v = 0;     /* forced RF sequences complete at once */
-        return true;
-    }
-    return false;
-}
-
 /* radio address: bits 11:10 core (3 = all), bit 9 read flag, 8:0 register */
 static uint16_t bcm_r2059_read(PhyState *p)
 {
@@ -110,7 +101,7 @@ const BcmPhyModel bcm_htphy_model = {
     .name = "HT-PHY/BCM2059",
     .version = HTPHY_VERSION,
     .rxh_power = D11_RXH_HT_POWER0,
-    .phy_read = bcm_htphy_read,
+    .rfseq_status = HTPHY_RF_SEQ_STATUS,
     .phy_write = bcm_htphy_write,
     .radio_read = bcm_r2059_read,
     .radio_write = bcm_r2059_write,

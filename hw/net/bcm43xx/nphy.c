@@ -88,15 +88,6 @@ static void bcm_nphy_write(PhyState *p, uint16_t a, uint16_t old, uint16_t v)
     }
 }
 
-static bool bcm_nphy_read(PhyState *p, uint16_t a, uint16_t *v)
-{
-    if (a == NPHY_RFSEQ_STATUS) {
-        *v = 0;     /* forced RF sequences complete at once */
-        return true;
-    }
-    return false;
-}
-
 /* the blocks of the address's bits 15:12 that exist (others: none) */
 static int bcm_r2056_block(unsigned b)
 {
@@ -164,7 +155,7 @@ const BcmPhyModel bcm_nphy_model = {
     .version = NPHY_VERSION,
     .rxh_power = D11_RXH_N_POWER0,
     .table_read_lo_first = true,
-    .phy_read = bcm_nphy_read,
+    .rfseq_status = NPHY_RFSEQ_STATUS,
     .phy_write = bcm_nphy_write,
     .radio_read = bcm_r2056_read,
     .radio_write = bcm_r2056_write,

@@ -115,9 +115,8 @@ static uint16_t bcm_phy_data_read(PhyState *p)
         bcm_phy_table_settle(p);
         break;
     default:
-        if (!p->model->phy_read(p, a, &v)) {
-            v = p->phy[a];
-        }
+        /* forced RF sequences complete at once */
+        v = a == p->model->rfseq_status ? 0 : p->phy[a];
         break;
     }
     trace_bcm4331_phy_read(a, v);

@@ -44,9 +44,9 @@ struct PhyState {
 };
 
 /*
- * A PHY model.  @phy_read returns true when it answered @reg itself
- * (status bits); @phy_write runs after a PHY register was stored (@old:
- * its previous value).  Radio
+ * A PHY model.  @rfseq_status reads 0 (forced RF sequences complete at
+ * once); @phy_write runs after a PHY register was stored (@old: its
+ * previous value).  Radio
  * accesses are the model's: the address word's layout differs by radio.
  */
 struct BcmPhyModel {
@@ -58,7 +58,7 @@ struct BcmPhyModel {
      * b43's N-PHY code); HT-PHY code reads the high half first
      */
     bool table_read_lo_first;
-    bool (*phy_read)(PhyState *p, uint16_t reg, uint16_t *v);
+    uint16_t rfseq_status;              /* the RF sequencer's status */
     void (*phy_write)(PhyState *p, uint16_t reg, uint16_t old, uint16_t v);
     uint16_t (*radio_read)(PhyState *p);
     void (*radio_write)(PhyState *p, uint16_t v);
