@@ -103,14 +103,18 @@ static void d11_core_xmit(D11Core *c, unsigned n, uint8_t *buf, size_t len)
     d11_xmit_tx_sent(&c->xmit, &c->mac, &t, st, &r);
 }
 
-/* send what engine @n's ring holds, at most @budget frames; true: more */
-static bool d11_core_tx_engine(D11Core *c, unsigned n, unsigned budget)
+/*
+ * send what engine @n's ring holds, at most @budget frames (@ap: AP mode,
+ * engine 4 waits for a DTIM); true: more to do
+ */
+static bool d11_core_tx_engine(D11Core *c, unsigned n, unsigned budget,
+                               bool ap)
 {
     g_autofree uint8_t *buf = NULL;
     size_t len;
     uint32_t next;
 
-    if (!d11_dma_tx_ready(&c->dma, n, d11_core_ap(c))) {
+    if (!d11_dma_tx_ready(&c->dma, n, ap)) {
         return false;
     }
     while (d11_dma_tx_posted(&c->dma, n)) {
@@ -144,14 +148,16 @@ static void d11_core_tx_work(void *opaque)
 {
     D11Core *c = opaque;
     bool more = false;
+    bool ap;
 
     /* frames go out only while the MAC is enabled and the firmware runs */
     if (!d11_core_mac_running(c)) {
         return;
     }
+    ap = d11_core_ap(c);
     d11_dma_hold(&c->dma);
     for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_dma_gone(&c->dma); n++) {
-        more |= d11_core_tx_engine(c, n, D11_TX_BUDGET);
+        more |= d11_core_tx_engine(c, n, D11_TX_BUDGET, ap);
     }
     if (more && !d11_dma_gone(&c->dma)) {
         wifi_deferred_schedule(c->tx_work);

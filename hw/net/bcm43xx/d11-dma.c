@@ -250,6 +250,61 @@ bool d11_dma_tx_ready(D11Dma *d, unsigned n, bool mcast_held)
 }
 
 /*
+ * Descriptor @i of a frame, at @cd (the posted end at @end): read and
+ * checked into @desc, its buffer appended to @buf at *@len.  False when
+ * the frame is not complete yet, or an error stopped the engine.
+ */
+static bool dma_tx_gather(D11Dma *d, unsigned n, int i, uint32_t cd,
+                          uint32_t end, uint8_t *buf, size_t *len,
+                          D11Desc *desc)
+{
+    uint32_t cnt;
+    MemTxResult r;
+
+    if (i && cd == end) {
+        return false;           /* frame not complete yet: wait */
+    }
+    /*
+     * A ring whose posted end is never reached (self-linked, DTABLEEND
+     * missing, TXINDEX off the ring) would loop for ever: more than one
+     * lap of the 8 KiB ring is an error.
+     */
+    if (++d->tx_walk[n] > (dma_ring_mask(d) + 1) / dma_desc_size(d)) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
+                      "0x%x not reached within one ring lap", n, end);
+        dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
+        return false;
+    }
+    if (!dma_desc(d, n, false, cd, desc)) {
+        return false;
+    }
+    cnt = desc->ctl1 & D11_DESC_CTL1_LEN;
+    if ((i == 0) != !!(desc->ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
+        *len + cnt > D11_TX_MAX_BYTES) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
+                      "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
+                      n, cd, desc->ctl0, cnt, *len);
+        dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
+        return false;
+    }
+    r = dma_reachable(d, n, false, desc->addr, 0, cnt) ?
+        pci_dma_read(d->pci, desc->addr, buf + *len, cnt) :
+        MEMTX_DECODE_ERROR;
+    if (d11_dma_gone(d)) {
+        return false;
+    }
+    if (r != MEMTX_OK) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
+                      "0x%" PRIx64 " (%u bytes) unreadable", n, desc->addr,
+                      cnt);
+        dma_fail(d, n, false, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER, cd);
+        return false;
+    }
+    *len += cnt;
+    return true;
+}
+
+/*
  * The frame at engine @n's CD: its descriptors SOF..EOF gathered into @buf
  * (D11_TX_MAX_BYTES), its length in *@len, the descriptor after it in
  * *@next (d11_dma_tx_advance() once the frame is taken).  False when the
@@ -266,50 +321,9 @@ bool d11_dma_tx_fetch(D11Dma *d, unsigned n, uint8_t *buf, size_t *len,
     *len = 0;
     /* gather SOF..EOF; each descriptor is bounded and checked */
     for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
-        uint32_t cnt;
-        uint64_t a;
-        MemTxResult r;
-
-        if (i && cd == end) {
-            return false;       /* frame not complete yet: wait */
-        }
-        /*
-         * A ring whose posted end is never reached (self-linked,
-         * DTABLEEND missing, TXINDEX off the ring) would loop for
-         * ever: more than one lap of the 8 KiB ring is an error.
-         */
-        if (++d->tx_walk[n] > (dma_ring_mask(d) + 1) / dma_desc_size(d)) {
-            BCM_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
-                          "0x%x not reached within one ring lap", n, end);
-            dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
+        if (!dma_tx_gather(d, n, i, cd, end, buf, len, &desc)) {
             return false;
         }
-        if (!dma_desc(d, n, false, cd, &desc)) {
-            return false;
-        }
-        cnt = desc.ctl1 & D11_DESC_CTL1_LEN;
-        a = desc.addr;
-        if ((i == 0) != !!(desc.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
-            *len + cnt > D11_TX_MAX_BYTES) {
-            BCM_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
-                          "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
-                          n, cd, desc.ctl0, cnt, *len);
-            dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
-            return false;
-        }
-        r = dma_reachable(d, n, false, a, 0, cnt) ?
-            pci_dma_read(d->pci, a, buf + *len, cnt) : MEMTX_DECODE_ERROR;
-        if (d11_dma_gone(d)) {
-            return false;
-        }
-        if (r != MEMTX_OK) {
-            BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
-                          "0x%" PRIx64 " (%u bytes) unreadable", n, a, cnt);
-            dma_fail(d, n, false, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER,
-                     cd);
-            return false;
-        }
-        *len += cnt;
         eof = desc.ctl0 & D11_DESC_CTL0_EOF;
         cd = dma_next(d, &desc, cd);
     }
