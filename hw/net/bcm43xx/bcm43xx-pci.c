@@ -198,6 +198,7 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     g_autofree char *macstr = NULL;
     static const MACAddr zero_mac;
     bool mac_given = memcmp(&s->macaddr, &zero_mac, sizeof(zero_mac)) != 0;
+    int d11_index;
     int ret;
 
     qemu_macaddr_default_if_unset(&s->macaddr);
@@ -206,10 +207,10 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
                       s->sprom_file, s->macaddr.a, mac_given, errp)) {
         return;
     }
-    s->d11.dma.ring_aligned = info->dma_ring_aligned;
-    s->d11.fw.corerev = info->chip->cores[bcma_core_index(&s->bcma,
-                                                          BCMA_CORE_80211)].rev;
-    d11_core_init_mmio(&s->d11, OBJECT(s));
+    d11_index = bcma_core_index(&s->bcma, BCMA_CORE_80211);
+    d11_core_init_mmio(&s->d11, OBJECT(s),
+                       info->chip->cores[d11_index].rev,
+                       info->dma_ring_aligned);
     bcma_attach_core(&s->bcma, BCMA_CORE_80211, &s->d11.iomem,
                      d11_core_bcma_reset, &s->d11);
 
@@ -220,9 +221,6 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     /* each core's interrupt line; the 802.11 core's is the MAC's */
     qdev_init_gpio_in_named(DEVICE(s), bcm43xx_core_irq, "core-irq",
                             BCMA_MAX_CORES);
-    s->d11.mac.irq = qdev_get_gpio_in_named(DEVICE(s), "core-irq",
-                                            bcma_core_index(&s->bcma,
-                                                            BCMA_CORE_80211));
 
     bcm43xx_bar0_init(s);
     pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
@@ -252,7 +250,8 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
                  PCI_PM_CTRL_STATE_MASK);
 
-    d11_core_realize(&s->d11, DEVICE(s));
+    d11_core_realize(&s->d11, DEVICE(s),
+                     qdev_get_gpio_in_named(DEVICE(s), "core-irq", d11_index));
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }

@@ -796,16 +796,23 @@ void d11_core_init(D11Core *c, PCIDevice *pci, const BcmPhyModel *phy)
     c->dma.intr_opaque = c;
 }
 
-/* the core's registers, a region for the backplane */
-void d11_core_init_mmio(D11Core *c, Object *owner)
+/*
+ * the core's registers, a region for the backplane; what the chip says of
+ * the core: its revision (the firmware's), rings aligned to 4 KiB
+ */
+void d11_core_init_mmio(D11Core *c, Object *owner, uint8_t corerev,
+                        bool ring_aligned)
 {
+    c->fw.corerev = corerev;
+    c->dma.ring_aligned = ring_aligned;
     memory_region_init_io(&c->iomem, owner, &d11_core_ops, c, "bcm4331-d11",
                           BCMA_CORE_SIZE);
 }
 
-/* the TX work, the client of the medium, the TBTT timer */
-void d11_core_realize(D11Core *c, DeviceState *dev)
+/* the core's interrupt line, the TX work, the medium client, the TBTT */
+void d11_core_realize(D11Core *c, DeviceState *dev, qemu_irq irq)
 {
+    c->mac.irq = irq;
     c->tx_work = wifi_deferred_new(d11_core_tx_work, c,
                                    &dev->mem_reentrancy_guard);
     c->air.ops = &d11_air_ops;

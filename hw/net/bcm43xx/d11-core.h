@@ -46,8 +46,9 @@ typedef struct D11Core {
 } D11Core;
 
 void d11_core_init(D11Core *c, PCIDevice *pci, const BcmPhyModel *phy);
-void d11_core_init_mmio(D11Core *c, Object *owner);
-void d11_core_realize(D11Core *c, DeviceState *dev);
+void d11_core_init_mmio(D11Core *c, Object *owner, uint8_t corerev,
+                        bool ring_aligned);
+void d11_core_realize(D11Core *c, DeviceState *dev, qemu_irq irq);
 void d11_core_exit(D11Core *c);
 
 /* reset: the backplane's core reset, the card's (enter, then hold) */
