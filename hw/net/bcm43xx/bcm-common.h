@@ -19,11 +19,4 @@
                       ## __VA_ARGS__);                                  \
     } while (0)
 
-/* the blocks of the 802.11 core, each with its own state and functions */
-typedef struct D11State D11State;       /* d11-mac.h: registers, SHM, TSF */
-typedef struct D11Dma D11Dma;           /* d11-dma.h: the DMA engines */
-typedef struct D11Xmit D11Xmit;         /* d11-xmit.h: data path, air */
-typedef struct FwState FwState;         /* fw.h: the microcode's emulation */
-typedef struct PhyState PhyState;       /* phy.h: the PHY and its radio */
-
 #endif

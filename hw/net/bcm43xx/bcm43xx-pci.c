@@ -181,26 +181,13 @@ static void bcm43xx_bar0_init(Bcm43xxState *s)
     }
 }
 
-/* the blocks of the 802.11 core and who talks to whom */
+/* the 802.11 core: the hub wires its blocks */
 static void bcm43xx_pci_init(Object *obj)
 {
     Bcm43xxState *s = BCM43XX_PCI(obj);
 
-    bcm_phy_init(&s->phy, BCM43XX_PCI_GET_CLASS(obj)->info->phy);
-
-    s->mac.phy = &s->phy;
-    s->mac.fw = &s->fw;
-    s->mac.dma = &s->dma;
-    s->mac.xmit = &s->xmit;
-    s->dma.pci = PCI_DEVICE(obj);
-    s->dma.mac = &s->mac;
-    s->dma.xmit = &s->xmit;
-    s->xmit.mac = &s->mac;
-    s->xmit.dma = &s->dma;
-    s->xmit.phy = &s->phy;
-    s->fw.mac = &s->mac;
-    s->fw.dma = &s->dma;
-    s->fw.xmit = &s->xmit;
+    d11_core_init(&s->d11, PCI_DEVICE(obj),
+                  BCM43XX_PCI_GET_CLASS(obj)->info->phy);
 }
 
 static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
@@ -211,20 +198,21 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     g_autofree char *macstr = NULL;
     static const MACAddr zero_mac;
     bool mac_given = memcmp(&s->macaddr, &zero_mac, sizeof(zero_mac)) != 0;
+    int d11_index;
     int ret;
 
     qemu_macaddr_default_if_unset(&s->macaddr);
-    s->bcma.dma64 = s->dma.dma64;
+    s->bcma.dma64 = s->d11.dma.dma64;
     if (!bcma_realize(&s->bcma, OBJECT(s), info->chip, info->sprom_build,
                       s->sprom_file, s->macaddr.a, mac_given, errp)) {
         return;
     }
-    s->dma.ring_aligned = info->dma_ring_aligned;
-    s->fw.corerev = info->chip->cores[bcma_core_index(&s->bcma,
-                                                      BCMA_CORE_80211)].rev;
-    d11_init(&s->mac, OBJECT(s));
-    bcma_attach_core(&s->bcma, BCMA_CORE_80211, &s->mac.iomem, d11_core_reset,
-                     &s->mac);
+    d11_index = bcma_core_index(&s->bcma, BCMA_CORE_80211);
+    d11_core_init_mmio(&s->d11, OBJECT(s),
+                       info->chip->cores[d11_index].rev,
+                       info->dma_ring_aligned);
+    bcma_attach_core(&s->bcma, BCMA_CORE_80211, &s->d11.iomem,
+                     d11_core_bcma_reset, &s->d11);
 
     pci_set_word(c + PCI_SUBSYSTEM_VENDOR_ID, s->subsys_vid);
     pci_set_word(c + PCI_SUBSYSTEM_ID, s->subsys_id);
@@ -233,9 +221,6 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     /* each core's interrupt line; the 802.11 core's is the MAC's */
     qdev_init_gpio_in_named(DEVICE(s), bcm43xx_core_irq, "core-irq",
                             BCMA_MAX_CORES);
-    s->mac.irq = qdev_get_gpio_in_named(DEVICE(s), "core-irq",
-                                        bcma_core_index(&s->bcma,
-                                                        BCMA_CORE_80211));
 
     bcm43xx_bar0_init(s);
     pci_register_bar(pd, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
@@ -265,9 +250,8 @@ static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
     pci_set_word(pd->wmask + BCM4331_CAP_PM + PCI_PM_CTRL,
                  PCI_PM_CTRL_STATE_MASK);
 
-    d11_dma_init(&s->dma);
-    d11_xmit_init(&s->xmit, DEVICE(s));
-    bcm_fw_init(&s->fw);
+    d11_core_realize(&s->d11, DEVICE(s),
+                     qdev_get_gpio_in_named(DEVICE(s), "core-irq", d11_index));
     macstr = qemu_mac_strdup_printf(s->macaddr.a);
     trace_bcm4331_pci_realize(macstr);
 }
@@ -276,9 +260,7 @@ static void bcm43xx_pci_exit(PCIDevice *pd)
 {
     Bcm43xxState *s = BCM43XX_PCI(pd);
 
-    d11_xmit_exit(&s->xmit);
-    d11_dma_exit(&s->dma);
-    bcm_fw_exit(&s->fw);
+    d11_core_exit(&s->d11);
     for (int i = 0; i < ARRAY_SIZE(s->win); i++) {
         memory_region_del_subregion(&s->bar0, &s->win[i]);
     }
@@ -310,7 +292,7 @@ static void bcm43xx_pci_reset_enter(Object *obj, ResetType type)
     s->irq_level = false;
     bcm43xx_update_windows(s);
     bcma_reset(&s->bcma);
-    d11_reset(&s->mac);
+    d11_core_reset(&s->d11);
 }
 
 static void bcm43xx_pci_reset_hold(Object *obj, ResetType type)
@@ -318,9 +300,9 @@ static void bcm43xx_pci_reset_hold(Object *obj, ResetType type)
     Bcm43xxState *s = BCM43XX_PCI(obj);
 
     /* the cores' lines follow their reset state: all low */
-    d11_update_irq(&s->mac);
+    d11_core_update_irq(&s->d11);
     pci_irq_deassert(PCI_DEVICE(obj));
-    d11_xmit_air_update(&s->xmit);  /* off the air until the driver tunes */
+    d11_core_air_update(&s->d11);   /* off the air until the driver tunes */
 }
 
 static int bcm43xx_post_load(void *opaque, int version_id)
@@ -328,13 +310,26 @@ static int bcm43xx_post_load(void *opaque, int version_id)
     Bcm43xxState *s = opaque;
 
     bcm43xx_update_windows(s);      /* the windows follow config space */
-    d11_xmit_post_load(&s->xmit);   /* statuses of the frames on the air */
+    d11_core_post_load(&s->d11);    /* statuses of the frames on the air */
     s->irq_quiet = true;            /* the source sent its MSI already */
-    d11_state_changed(&s->mac);     /* the lines, INTA# included */
+    d11_core_update_irq(&s->d11);   /* the line, INTA# included */
+    d11_core_air_update(&s->d11);   /* what the air sees of the radio */
     s->irq_quiet = false;
-    bcm_fw_tbtt_update(&s->fw);     /* the TBTT timer follows the TSF */
-    d11_dma_kick(&s->dma);          /* frames posted before the move */
+    d11_core_resume(&s->d11);       /* the TBTT timer, posted frames */
     return 0;
+}
+
+/*
+ * A block of the 802.11 core under the name it has always had in the
+ * stream ("mac", "dma", ...), now that the blocks sit in the hub
+ */
+#define VMSTATE_D11_BLOCK(_name, _field, _version, _vmsd, _type) {      \
+    .name = (_name),                                                    \
+    .version_id = (_version),                                           \
+    .size = sizeof(_type),                                              \
+    .vmsd = &(_vmsd),                                                   \
+    .flags = VMS_STRUCT,                                                \
+    .offset = vmstate_offset_value(Bcm43xxState, d11._field, _type),    \
 }
 
 static const VMStateDescription vmstate_bcm4331 = {
@@ -345,30 +340,30 @@ static const VMStateDescription vmstate_bcm4331 = {
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, Bcm43xxState),
         VMSTATE_STRUCT(bcma, Bcm43xxState, 1, vmstate_bcma, BcmaState),
-        VMSTATE_STRUCT(mac, Bcm43xxState, 2, vmstate_d11, D11State),
-        VMSTATE_STRUCT(dma, Bcm43xxState, 1, vmstate_d11_dma, D11Dma),
-        VMSTATE_STRUCT(xmit, Bcm43xxState, 1, vmstate_d11_xmit, D11Xmit),
-        VMSTATE_STRUCT(fw, Bcm43xxState, 1, vmstate_bcm_fw, FwState),
-        VMSTATE_STRUCT(phy, Bcm43xxState, 1, vmstate_bcm_phy, PhyState),
+        VMSTATE_D11_BLOCK("mac", mac, 2, vmstate_d11, D11State),
+        VMSTATE_D11_BLOCK("dma", dma, 1, vmstate_d11_dma, D11Dma),
+        VMSTATE_D11_BLOCK("xmit", xmit, 1, vmstate_d11_xmit, D11Xmit),
+        VMSTATE_D11_BLOCK("fw", fw, 1, vmstate_bcm_fw, FwState),
+        VMSTATE_D11_BLOCK("phy", phy, 1, vmstate_bcm_phy, PhyState),
         VMSTATE_END_OF_LIST()
     },
 };
 
 static bool bcm43xx_get_rfkill(Object *obj, Error **errp)
 {
-    return bcm_phy_rfkill(&BCM43XX_PCI(obj)->phy);
+    return bcm_phy_rfkill(&BCM43XX_PCI(obj)->d11.phy);
 }
 
 /* the card's hardware radio switch; may be flipped at run time (qom-set) */
 static void bcm43xx_set_rfkill(Object *obj, bool value, Error **errp)
 {
-    d11_set_rfkill(&BCM43XX_PCI(obj)->mac, value);
+    d11_core_set_rfkill(&BCM43XX_PCI(obj)->d11, value);
 }
 
 static void bcm43xx_get_channel(Object *obj, Visitor *v, const char *name,
                                 void *opaque, Error **errp)
 {
-    uint32_t ch = bcm_phy_channel(&BCM43XX_PCI(obj)->phy);
+    uint32_t ch = bcm_phy_channel(&BCM43XX_PCI(obj)->d11.phy);
 
     visit_type_uint32(v, name, &ch, errp);
 }
@@ -376,7 +371,7 @@ static void bcm43xx_get_channel(Object *obj, Visitor *v, const char *name,
 static void bcm43xx_get_frequency(Object *obj, Visitor *v, const char *name,
                                   void *opaque, Error **errp)
 {
-    uint32_t f = bcm_phy_freq(&BCM43XX_PCI(obj)->phy);
+    uint32_t f = bcm_phy_freq(&BCM43XX_PCI(obj)->d11.phy);
 
     visit_type_uint32(v, name, &f, errp);
 }
@@ -385,7 +380,7 @@ static void bcm43xx_get_rx_dropped(Object *obj, Visitor *v,
                                    const char *name, void *opaque,
                                    Error **errp)
 {
-    visit_type_uint64(v, name, &BCM43XX_PCI(obj)->dma.rx_dropped, errp);
+    visit_type_uint64(v, name, &BCM43XX_PCI(obj)->d11.dma.rx_dropped, errp);
 }
 
 /* what the card shows of its state (qom-get) */
@@ -406,11 +401,12 @@ static const struct {
 
 static const Property bcm_card_properties[] = {
     DEFINE_PROP_MACADDR("mac", Bcm43xxState, macaddr),
-    DEFINE_PROP_LINK("medium", Bcm43xxState, xmit.medium, TYPE_WIFI_MEDIUM,
+    DEFINE_PROP_LINK("medium", Bcm43xxState, d11.medium, TYPE_WIFI_MEDIUM,
                      WifiMedium *),
-    DEFINE_PROP_INT32("txpower", Bcm43xxState, xmit.txpower, 18),
-    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm43xxState, dma.rx_cd_erratum, true),
-    DEFINE_PROP_BOOL("dma64", Bcm43xxState, dma.dma64, true),
+    DEFINE_PROP_INT32("txpower", Bcm43xxState, d11.txpower, 18),
+    DEFINE_PROP_BOOL("rx-cd-erratum", Bcm43xxState, d11.dma.rx_cd_erratum,
+                     true),
+    DEFINE_PROP_BOOL("dma64", Bcm43xxState, d11.dma.dma64, true),
 };
 
 /* per chip: the SPROM (its description), the default subsystem */
@@ -455,7 +451,7 @@ static void bcm43xx_pci_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "medium",
         "the wifi-medium (simulated air) the card is on; without it the "
         "card is alone on its own air");
-    wifi_radio_class_add_pos(klass, offsetof(Bcm43xxState, xmit.air),
+    wifi_radio_class_add_pos(klass, offsetof(Bcm43xxState, d11.air),
         "position on the medium in metres, decimals allowed, settable while "
         "the guest runs (x, y, z; default 0, 0, 0)");
     object_class_property_set_description(klass, "txpower",

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Broadcom 802.11 PCIe cards: the PCI function (bcm43xx-pci.c), made of
- * the backplane and the blocks of its 802.11 core.  One abstract type
+ * the backplane and its 802.11 core (the hub of d11-core.h).  One abstract type
  * holds the card; each chip (bcm4331, bcm43224) is a subclass whose class
  * data (Bcm43xxInfo) says what differs: the PCI identity, the backplane's
  * chip table, the PHY model and the SPROM image.
@@ -20,11 +20,7 @@
 #include "net/net.h"
 #include "qom/object.h"
 #include "bcma.h"
-#include "d11-mac.h"
-#include "d11-dma.h"
-#include "d11-xmit.h"
-#include "fw.h"
-#include "phy.h"
+#include "d11-core.h"
 
 #define TYPE_BCM43XX_PCI "bcm43xx-pci"
 #define TYPE_BCM4331_PCI "bcm4331"
@@ -87,13 +83,9 @@ struct Bcm43xxState {
     bool irq_level;             /* the card's interrupt: INTA# or MSI edge */
     bool irq_quiet;             /* post_load: lines re-driven, no message */
 
-    /* the backplane and the blocks of its 802.11 core */
+    /* the backplane and its 802.11 core */
     BcmaState bcma;
-    D11State mac;
-    D11Dma dma;
-    D11Xmit xmit;
-    FwState fw;
-    PhyState phy;
+    D11Core d11;
 
     /* properties */
     MACAddr macaddr;

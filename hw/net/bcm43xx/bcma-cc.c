@@ -10,7 +10,8 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
-#include "bcma.h"
+#include "bcma-cc.h"
+#include "bcm-common.h"
 #include "trace.h"
 
 const char *bcma_cc_reg_name(uint32_t off)
@@ -75,10 +76,10 @@ const char *bcma_cc_reg_name(uint32_t off)
 /* ------------------------------------------------------------------ */
 /* ChipCommon                                                          */
 
-uint16_t bcma_sprom_word(BcmaState *b, unsigned w)
+uint16_t bcma_sprom_word(const BcmaCcChip *id, unsigned w)
 {
     /* past the image the SPROM area reads as all-ones */
-    return w < b->sprom_words ? b->sprom[w] : 0xffff;
+    return w < id->sprom_words ? id->sprom[w] : 0xffff;
 }
 
 static uint32_t *bcma_pmu_indirect(BcmaCcState *cc, uint32_t addr_reg,
@@ -96,17 +97,16 @@ static uint32_t *bcma_pmu_indirect(BcmaCcState *cc, uint32_t addr_reg,
     return &file[idx];
 }
 
-uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
+uint32_t bcma_cc_read32(BcmaCcState *cc, const BcmaCcChip *id, uint32_t off)
 {
-    BcmaCcState *cc = &b->cc;
-    const BcmaChipInfo *chip = b->chip;
+    const BcmaChipInfo *chip = id->chip;
     uint32_t *p;
     uint32_t v;
 
     if (off >= BCMA_CC_SPROM) {
         unsigned w = (off - BCMA_CC_SPROM) / 2;
 
-        return bcma_sprom_word(b, w) | (bcma_sprom_word(b, w + 1) << 16);
+        return bcma_sprom_word(id, w) | (bcma_sprom_word(id, w + 1) << 16);
     }
     switch (off) {
     case A_CC_ID:
@@ -125,7 +125,7 @@ uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
     case A_CC_EROM:
         return chip->erom_base;
     case A_CC_SROM_CONTROL:
-        if (!b->sprom_words) {
+        if (!id->sprom_words) {
             return 0;
         }
         v = FIELD_DP32(0, CC_SROM_CONTROL, PRESENT, 1);
@@ -152,10 +152,9 @@ uint32_t bcma_cc_read32(BcmaState *b, uint32_t off)
     }
 }
 
-void bcma_cc_write32(BcmaState *b, uint32_t off, uint32_t val,
+void bcma_cc_write32(BcmaCcState *cc, uint32_t off, uint32_t val,
                      uint32_t mask)
 {
-    BcmaCcState *cc = &b->cc;
     uint32_t *p = NULL;
 
     if (off >= BCMA_CC_SPROM) {

@@ -10,7 +10,8 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
-#include "bcma.h"
+#include "bcma-pcie.h"
+#include "bcm-common.h"
 #include "trace.h"
 
 const char *bcma_pcie_reg_name(uint32_t off)

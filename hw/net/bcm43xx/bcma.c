@@ -402,7 +402,8 @@ static uint32_t bcma_core_read32(void *opaque, uint32_t off, uint32_t mask)
     const BcmaCoreInfo *info = &b->chip->cores[c->index];
     uint32_t v;
 
-    v = info->type == BCMA_CORE_CHIPCOMMON ? bcma_cc_read32(b, off)
+    v = info->type == BCMA_CORE_CHIPCOMMON ? bcma_cc_read32(&b->cc,
+                                                            &b->cc_chip, off)
                                             : bcma_pcie_read32(&b->pcie, off);
     bcma_trace_read(c, info->base, bcma_core_reg_name(info->type, off), off,
                     mask, v);
@@ -419,7 +420,7 @@ static void bcma_core_write32(void *opaque, uint32_t off, uint32_t val,
     bcma_trace_write(c, info->base, bcma_core_reg_name(info->type, off), off,
                      mask, val);
     if (info->type == BCMA_CORE_CHIPCOMMON) {
-        bcma_cc_write32(b, off, val, mask);
+        bcma_cc_write32(&b->cc, off, val, mask);
     } else {
         bcma_pcie_write32(&b->pcie, off, val, mask);
     }
@@ -659,6 +660,9 @@ bool bcma_realize(BcmaState *b, Object *owner, const BcmaChipInfo *chip,
         trace_bcm4331_bcma_sprom("built-in", b->sprom_words,
                                  b->sprom[b->sprom_words - 1] & 0xff);
     }
+    b->cc_chip = (BcmaCcChip) {
+        .chip = chip, .sprom = b->sprom, .sprom_words = b->sprom_words,
+    };
     return true;
 }
 
@@ -675,7 +679,7 @@ void bcma_reset(BcmaState *b)
     memset(&b->pcie, 0, sizeof(b->pcie));
     /* the PCIe core loads its SPROM shadow from the SPROM at reset */
     for (unsigned w = 0; w < BCMA_PCIE_SPROM_SHADOW_WORDS; w++) {
-        b->pcie.sprom_shadow[w] = bcma_sprom_word(b, w);
+        b->pcie.sprom_shadow[w] = bcma_sprom_word(&b->cc_chip, w);
     }
 }
 

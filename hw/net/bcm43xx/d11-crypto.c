@@ -28,7 +28,7 @@
 #include "qemu/log.h"
 #include "net/wifi/crypto.h"
 #include "net/wifi/medium.h"
-#include "d11-mac.h"
+#include "d11-crypto.h"
 #include "trace.h"
 
 static WifiCipher d11_cipher(unsigned alg)

@@ -3,15 +3,17 @@
  *
  * Broadcom BCM4331: the 802.11 core's DMA engines (64-bit, or 32-bit with
  * dma64=off): their registers, the descriptor rings, the TX ring walk that
- * gathers a frame for the firmware (d11-xmit.c) and the RX engine that
- * places the frames the firmware built.
+ * gathers the frame the hub (d11-core.c) pulls, and the RX engine that
+ * places the frames the firmware built.  A leaf: it calls no other block
+ * of the card; its interrupt reasons go up through d->intr_raise.
  *
  * Descriptor and header formats: Linux drivers/net/wireless/broadcom/b43/
  * dma.c, dma.h, xmit.c, xmit.h.
  * Every descriptor, address and length comes from the guest and is checked;
- * walks are bounded per bottom-half run.  The BCM4331 erratum that copies
- * bit 12 of the RX ring address into RXSTATUS's current-descriptor field is
- * reproduced (property rx-cd-erratum, on by default): see docs.
+ * walks are bounded (a frame's descriptors, one lap of the ring).  The
+ * BCM4331 erratum that copies bit 12 of the RX ring address into
+ * RXSTATUS's current-descriptor field is reproduced (property
+ * rx-cd-erratum, on by default): see docs.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -25,13 +27,9 @@
 #include "system/replay.h"
 #include "migration/vmstate.h"
 #include "d11-dma.h"
-#include "d11-mac.h"
-#include "d11-xmit.h"
 #include "bcma.h"
 #include "trace.h"
 
-/* frames one engine may send per run of its work (then reschedule) */
-#define D11_TX_BUDGET           32
 /* descriptors one frame may span: b43 uses 2 (header, frame) */
 #define D11_TX_MAX_DESC         8
 
@@ -88,7 +86,7 @@ static void dma_fail(D11Dma *d, unsigned n, bool rx, uint32_t reason,
     *dma_reg(d, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) =
         (code << 28) | (cd & D11_DMA64_CD_MASK);
     trace_bcm4331_dma_error(n, rx ? "RX" : "TX", reason, code, cd);
-    d11_raise_dma_irq(d->mac, n, reason);
+    d->intr_raise(d->intr_opaque, n, reason);
 }
 
 static bool dma_stopped(D11Dma *d, unsigned n, bool rx)
@@ -102,7 +100,7 @@ static bool dma_stopped(D11Dma *d, unsigned n, bool rx)
  * unrealizes the card inside pci_dma_write() (config space freed, medium
  * detached) and would finalize it there.  Every path that does DMA holds a
  * reference for its duration and stops as soon as the card is gone
- * (d11_gone() after each access).  The reference is dropped from a bottom
+ * (d11_dma_gone() after each access).  The reference is dropped from a bottom
  * half of its own once the card is gone, so that the caller of the path
  * (the medium's delivery, the MMIO dispatch, a timer) still
  * finds the device's memory, its reentrancy guard included, when it
@@ -129,7 +127,7 @@ void d11_dma_release(D11Dma *d)
                                      OBJECT(d->pci));
 }
 
-static bool d11_gone(D11Dma *d)
+bool d11_dma_gone(D11Dma *d)
 {
     if (DEVICE(d->pci)->realized) {
         return false;
@@ -177,7 +175,7 @@ static bool dma_desc(D11Dma *dma, unsigned n, bool rx, uint32_t cd,
 
     if (!dma_reachable(dma, n, rx, base, cd, dma_desc_size(dma)) ||
         pci_dma_read(dma->pci, a, w, dma_desc_size(dma)) != MEMTX_OK) {
-        if (d11_gone(dma)) {
+        if (d11_dma_gone(dma)) {
             return false;
         }
         BCM_GUEST_ERR(bcm4331_dma_ub_desc, "engine %u %s descriptor at "
@@ -202,7 +200,7 @@ static bool dma_desc(D11Dma *dma, unsigned n, bool rx, uint32_t cd,
         d->hi = 0;
         d->addr = dma_addr32(d->lo, ctl >> D11_DESC_CTL1_ADDREXT_SHIFT);
     }
-    if (d11_gone(dma)) {
+    if (d11_dma_gone(dma)) {
         return false;
     }
     trace_bcm4331_dma_desc(n, rx ? "RX" : "TX", cd, d->ctl0, d->ctl1,
@@ -219,19 +217,27 @@ static uint32_t dma_next(D11Dma *dma, const D11Desc *d, uint32_t cd)
     return (cd + dma_desc_size(dma)) & dma_ring_mask(dma);
 }
 
-/* process engine @n's ring from CD to TXINDEX, at most @budget frames */
-static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
+/* has the driver posted frames engine @n has not fetched yet? */
+bool d11_dma_tx_posted(D11Dma *d, unsigned n)
+{
+    return d->tx_cd[n] !=
+           (*dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d));
+}
+
+/*
+ * May engine @n send?  Not while disabled, suspended or stopped by an
+ * error, nor engine 4 in AP mode (@mcast_held) until a DTIM beacon opened
+ * it (d11_dma_mcast_release()).
+ */
+bool d11_dma_tx_ready(D11Dma *d, unsigned n, bool mcast_held)
 {
     uint32_t ctl = *dma_reg(d, n, D11_DMA64_TXCTL);
-    uint32_t end = *dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d);
-    g_autofree uint8_t *buf = NULL;
-
-    bool mcast_wait = n == D11_DMA_MCAST_ENGINE && d->mcast_held &&
+    bool mcast_wait = n == D11_DMA_MCAST_ENGINE && mcast_held &&
                       !d->mcast_open;
 
     if (!(ctl & D11_DMA64_CTL_ENABLE) || (ctl & D11_DMA64_CTL_SUSPEND) ||
         dma_stopped(d, n, false) || mcast_wait) {
-        if (d->tx_cd[n] == end) {
+        if (!d11_dma_tx_posted(d, n)) {
             return false;       /* nothing posted anyway */
         }
         trace_bcm4331_tx_wait(n, !(ctl & D11_DMA64_CTL_ENABLE) ? "disabled" :
@@ -240,161 +246,115 @@ static bool d11_tx_engine(D11Dma *d, unsigned n, unsigned budget)
                               "multicast after DTIM");
         return false;
     }
-    while (d->tx_cd[n] != end) {
-        uint32_t cd = d->tx_cd[n];
-        size_t len = 0;
-        D11Desc desc;
-        bool eof = false;
-
-        if (!budget--) {
-            return true;        /* more to do: reschedule */
-        }
-        if (d->tx_fifo_full) {
-            trace_bcm4331_tx_wait(n, "TX FIFO full");
-            return false;       /* the end of an exchange kicks the engines */
-        }
-        if (!buf) {
-            buf = g_malloc(D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM);
-        }
-        /* gather SOF..EOF; each descriptor is bounded and checked */
-        for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
-            uint32_t cnt;
-            uint64_t a;
-            MemTxResult r;
-
-            if (i && cd == end) {
-                return false;   /* frame not complete yet: wait */
-            }
-            /*
-             * A ring whose posted end is never reached (self-linked,
-             * DTABLEEND missing, TXINDEX off the ring) would loop for
-             * ever: more than one lap of the 8 KiB ring is an error.
-             */
-            if (++d->tx_walk[n] > (dma_ring_mask(d) + 1) /
-                                      dma_desc_size(d)) {
-                BCM_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
-                              "0x%x not reached within one ring lap", n, end);
-                dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
-                         cd);
-                return false;
-            }
-            if (!dma_desc(d, n, false, cd, &desc)) {
-                return false;
-            }
-            cnt = desc.ctl1 & D11_DESC_CTL1_LEN;
-            a = desc.addr;
-            if ((i == 0) != !!(desc.ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
-                len + cnt > D11_TX_MAX_BYTES) {
-                BCM_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
-                              "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
-                              n, cd, desc.ctl0, cnt, len);
-                dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
-                         cd);
-                return false;
-            }
-            r = dma_reachable(d, n, false, a, 0, cnt) ?
-                pci_dma_read(d->pci, a, buf + len, cnt) : MEMTX_DECODE_ERROR;
-            if (d11_gone(d)) {
-                return false;
-            }
-            if (r != MEMTX_OK) {
-                BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
-                              "0x%" PRIx64 " (%u bytes) unreadable", n, a,
-                              cnt);
-                dma_fail(d, n, false, D11_DMAIRQ_DATA_ERR,
-                         D11_DMA_ERR_TRANSFER, cd);
-                return false;
-            }
-            len += cnt;
-            eof = desc.ctl0 & D11_DESC_CTL0_EOF;
-            cd = dma_next(d, &desc, cd);
-        }
-        if (!eof) {
-            BCM_GUEST_ERR(bcm4331_dma_ub_noeof, "engine %u TX frame at 0x%x "
-                          "without EOF within %d descriptors", n,
-                          d->tx_cd[n], D11_TX_MAX_DESC);
-            dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
-                     d->tx_cd[n]);
-            return false;
-        }
-        d11_xmit_tx(d->xmit, n, buf, len);
-        d->tx_cd[n] = cd;
-    }
-    if (n == D11_DMA_MCAST_ENGINE) {
-        d->mcast_open = false;  /* drained: held until the next DTIM */
-    }
-    return false;
-}
-
-static void d11_tx_work(void *opaque)
-{
-    D11Dma *d = opaque;
-    bool more = false;
-
-    /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d->mac_running) {
-        return;
-    }
-    d11_dma_hold(d);
-    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_gone(d); n++) {
-        more |= d11_tx_engine(d, n, D11_TX_BUDGET);
-    }
-    if (more && !d11_gone(d)) {
-        wifi_deferred_schedule(d->tx_work);
-    }
-    d11_dma_release(d);
-}
-
-/* has the driver posted frames engine @n has not fetched yet? */
-bool d11_dma_tx_posted(D11Dma *d, unsigned n)
-{
-    return d->tx_cd[n] !=
-           (*dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d));
-}
-
-/* the MAC's state the engines follow: enabled and PSM running; AP mode */
-void d11_dma_set_mac_state(D11Dma *d, bool running, bool ap)
-{
-    d->mac_running = running;
-    d->mcast_held = ap;
-}
-
-/* the PHY's TX FIFO is full (airtime on): no fetching until it has room */
-void d11_dma_tx_fifo_full(D11Dma *d, bool full)
-{
-    d->tx_fifo_full = full;
-}
-
-/* a DTIM beacon went out: engine 4 sends its group frames */
-void d11_dma_mcast_release(D11Dma *d)
-{
-    d->mcast_open = true;
-    d11_dma_kick(d);
-}
-
-/* the firmware restarted: engine 4 waits for the next DTIM again */
-void d11_dma_mcast_hold(D11Dma *d)
-{
-    d->mcast_open = false;
-}
-
-void d11_dma_kick(D11Dma *d)
-{
-    if (d->tx_work) {
-        wifi_deferred_schedule(d->tx_work);
-    }
+    return true;
 }
 
 /*
- * Run the engines now, from a timer (the end of an exchange on the air
- * frees room in the TX FIFO): the hardware fetches the next frame at
- * once, in this timer.  With the device's reentrancy guard engaged, as in
- * its MMIO handlers and deferred work, so that a descriptor pointing
- * into BAR0 ends in a DMA error instead of re-entering the device.
+ * Descriptor @i of a frame, at @cd (the posted end at @end): read and
+ * checked into @desc, its buffer appended to @buf at *@len.  False when
+ * the frame is not complete yet, or an error stopped the engine.
  */
-void d11_dma_fetch_now(D11Dma *d)
+static bool dma_tx_gather(D11Dma *d, unsigned n, int i, uint32_t cd,
+                          uint32_t end, uint8_t *buf, size_t *len,
+                          D11Desc *desc)
 {
-    wifi_deferred_run_now(d->tx_work);
+    uint32_t cnt;
+    MemTxResult r;
+
+    if (i && cd == end) {
+        return false;           /* frame not complete yet: wait */
+    }
+    /*
+     * A ring whose posted end is never reached (self-linked, DTABLEEND
+     * missing, TXINDEX off the ring) would loop for ever: more than one
+     * lap of the 8 KiB ring is an error.
+     */
+    if (++d->tx_walk[n] > (dma_ring_mask(d) + 1) / dma_desc_size(d)) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_lap, "engine %u TX: TXINDEX "
+                      "0x%x not reached within one ring lap", n, end);
+        dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
+        return false;
+    }
+    if (!dma_desc(d, n, false, cd, desc)) {
+        return false;
+    }
+    cnt = desc->ctl1 & D11_DESC_CTL1_LEN;
+    if ((i == 0) != !!(desc->ctl0 & D11_DESC_CTL0_SOF) || cnt == 0 ||
+        *len + cnt > D11_TX_MAX_BYTES) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_chain, "engine %u TX descriptor "
+                      "0x%x: ctl0 0x%x, %u bytes (frame %zu bytes)",
+                      n, cd, desc->ctl0, cnt, *len);
+        dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT, cd);
+        return false;
+    }
+    r = dma_reachable(d, n, false, desc->addr, 0, cnt) ?
+        pci_dma_read(d->pci, desc->addr, buf + *len, cnt) :
+        MEMTX_DECODE_ERROR;
+    if (d11_dma_gone(d)) {
+        return false;
+    }
+    if (r != MEMTX_OK) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_data, "engine %u TX buffer "
+                      "0x%" PRIx64 " (%u bytes) unreadable", n, desc->addr,
+                      cnt);
+        dma_fail(d, n, false, D11_DMAIRQ_DATA_ERR, D11_DMA_ERR_TRANSFER, cd);
+        return false;
+    }
+    *len += cnt;
+    return true;
+}
+
+/*
+ * The frame at engine @n's CD: its descriptors SOF..EOF gathered into @buf
+ * (D11_TX_MAX_BYTES), its length in *@len, the descriptor after it in
+ * *@next (d11_dma_tx_advance() once the frame is taken).  False when the
+ * frame is not complete yet, or an error stopped the engine.
+ */
+bool d11_dma_tx_fetch(D11Dma *d, unsigned n, uint8_t *buf, size_t *len,
+                      uint32_t *next)
+{
+    uint32_t end = *dma_reg(d, n, D11_DMA64_TXINDEX) & dma_ring_mask(d);
+    uint32_t cd = d->tx_cd[n];
+    D11Desc desc;
+    bool eof = false;
+
+    *len = 0;
+    /* gather SOF..EOF; each descriptor is bounded and checked */
+    for (int i = 0; i < D11_TX_MAX_DESC && !eof; i++) {
+        if (!dma_tx_gather(d, n, i, cd, end, buf, len, &desc)) {
+            return false;
+        }
+        eof = desc.ctl0 & D11_DESC_CTL0_EOF;
+        cd = dma_next(d, &desc, cd);
+    }
+    if (!eof) {
+        BCM_GUEST_ERR(bcm4331_dma_ub_noeof, "engine %u TX frame at 0x%x "
+                      "without EOF within %d descriptors", n,
+                      d->tx_cd[n], D11_TX_MAX_DESC);
+        dma_fail(d, n, false, D11_DMAIRQ_PROTO_ERR, D11_DMA_ERR_PROT,
+                 d->tx_cd[n]);
+        return false;
+    }
+    *next = cd;
+    return true;
+}
+
+/* the frame d11_dma_tx_fetch() gathered was taken: CD moves past it */
+void d11_dma_tx_advance(D11Dma *d, unsigned n, uint32_t next)
+{
+    d->tx_cd[n] = next;
+}
+
+/* a DTIM beacon went out: engine 4 may send its group frames */
+void d11_dma_mcast_release(D11Dma *d)
+{
+    d->mcast_open = true;
+}
+
+/* engine 4 drained, or the firmware restarted: held until the next DTIM */
+void d11_dma_mcast_hold(D11Dma *d)
+{
+    d->mcast_open = false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,9 +393,10 @@ static const char *dma_reg_name(D11Dma *d, uint32_t off)
     return n[((dma32_reg(d, off) - D11_DMA_BASE) & 0x3f) >> 2];
 }
 
-static void dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
-                            uint32_t old, uint32_t val)
+static unsigned dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
+                                uint32_t old, uint32_t val)
 {
+    unsigned ev = 0;
 
     switch (rel) {
     case D11_DMA64_TXCTL:
@@ -457,18 +418,18 @@ static void dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
             *dma_reg(d, n, rx ? D11_DMA64_RXERROR : D11_DMA64_TXERROR) = 0;
             d->tx_walk[n] = 0;
             if (!rx) {
-                d11_xmit_engine_reset(d->xmit, n);
+                ev |= D11_DMA_TX_RESET;
             }
         }
         if (!rx) {
-            d11_dma_kick(d);
+            ev |= D11_DMA_TX_KICK;
         }
         break;
     }
     case D11_DMA64_TXRINGLO:
         d->tx_cd[n] = 0;
         d->tx_walk[n] = 0;
-        d11_xmit_engine_reset(d->xmit, n);
+        ev |= D11_DMA_TX_RESET;
         break;
     case D11_DMA64_RXRINGLO:
         d->rx_cd[n] = 0;
@@ -484,11 +445,12 @@ static void dma_reg_written(D11Dma *d, unsigned n, uint32_t rel,
          * that far behind would see an empty ring and never report the
          * frames (the "TX stall").
          */
-        d11_tx_work(d);
+        ev |= D11_DMA_TX_START;
         break;
     default:
         break;
     }
+    return ev;
 }
 
 static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
@@ -555,7 +517,9 @@ uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask)
     return v;
 }
 
-void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
+/* a register write; what it asks of the hub for engine *@engine */
+unsigned d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask,
+                       unsigned *engine)
 {
     uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;
     unsigned n = r / 0x40;
@@ -563,13 +527,14 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
     uint32_t *reg = dma_reg(d, n, rel);
     uint32_t old = *reg;
 
+    *engine = n;
     trace_bcm4331_d11_write(dma_reg_name(d, off), bcma_lane_addr(off, mask),
                             bcma_lane_val(val, mask));
     if (rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS ||
         rel == D11_DMA64_TXERROR || rel == D11_DMA64_RXERROR) {
         BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
                       "register 0x%x", val, D11_DMA_BASE + r);
-        return;
+        return 0;
     }
     *reg = (old & ~mask) | (val & mask);
     if (d->dma64 && d->ring_aligned &&
@@ -581,7 +546,7 @@ void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask)
         trace_bcm4331_d11_dma_ctl(n, rel == D11_DMA64_TXCTL ? "TX" : "RX",
                                   *reg);
     }
-    dma_reg_written(d, n, rel, old, *reg);
+    return dma_reg_written(d, n, rel, old, *reg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -620,7 +585,7 @@ bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
     if (slot->next == stop) {
         d->rx_dropped++;
         trace_bcm4331_rx_drop("ring full", frame_len);
-        d11_raise_dma_irq(d->mac, 0, D11_DMAIRQ_RX_UFLOW);
+        d->intr_raise(d->intr_opaque, 0, D11_DMAIRQ_RX_UFLOW);
         return false;
     }
     if (total > (desc.ctl1 & D11_DESC_CTL1_LEN)) {
@@ -642,7 +607,7 @@ bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
                     pci_dma_write(d->pci, slot->addr, buf, total) :
                     MEMTX_DECODE_ERROR;
 
-    if (d11_gone(d)) {
+    if (d11_dma_gone(d)) {
         return false;           /* the write unplugged the card */
     }
     if (r != MEMTX_OK) {
@@ -653,24 +618,11 @@ bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
         return false;
     }
     d->rx_cd[0] = slot->next;
-    d11_raise_dma_irq(d->mac, 0, D11_DMAIRQ_RX_DONE);
+    d->intr_raise(d->intr_opaque, 0, D11_DMAIRQ_RX_DONE);
     return true;
 }
 
 /* ------------------------------------------------------------------ */
-
-void d11_dma_init(D11Dma *d)
-{
-    DeviceState *dev = DEVICE(d->pci);
-
-    d->tx_work = wifi_deferred_new(d11_tx_work, d, &dev->mem_reentrancy_guard);
-}
-
-void d11_dma_exit(D11Dma *d)
-{
-    wifi_deferred_free(d->tx_work);
-    d->tx_work = NULL;
-}
 
 void d11_dma_reset(D11Dma *d)
 {
@@ -678,11 +630,7 @@ void d11_dma_reset(D11Dma *d)
     memset(d->tx_cd, 0, sizeof(d->tx_cd));
     memset(d->rx_cd, 0, sizeof(d->rx_cd));
     memset(d->tx_walk, 0, sizeof(d->tx_walk));
-    d->tx_fifo_full = false;
     d->mcast_open = false;
-    if (d->tx_work) {
-        wifi_deferred_cancel(d->tx_work);
-    }
 }
 
 static int d11_dma_post_load(void *opaque, int version_id)

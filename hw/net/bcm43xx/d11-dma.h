@@ -1,11 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331: the 802.11 core's DMA engines (d11-dma.c).  They own
- * their registers (0x200-0x37F: six engines of 64-bit registers, or the
- * packed 32-bit layout with dma64=off), walk the TX rings and hand each
- * gathered frame to the data path (d11-xmit.c), and place the frames the
- * data path builds into the RX ring.
+ * Broadcom BCM4331: the 802.11 core's DMA engines (d11-dma.c), a leaf of
+ * the hub (d11-core.c).  They own their registers (0x200-0x37F: six
+ * engines of 64-bit registers, or the packed 32-bit layout with
+ * dma64=off) and their rings: the hub pulls the frames posted on a TX ring
+ * one by one (d11_dma_tx_fetch(), then d11_dma_tx_advance()) and places a
+ * received frame as a reserve/commit pair.  They call no other block of
+ * the card: their interrupt reasons go up through the intr_raise hook the
+ * hub gives them (as xhci's), what a register write asks of the hub
+ * (start fetching, an engine reset) is the write's return value.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -17,7 +21,6 @@
 #include "hw/net/bcm43xx/d11-regs.h"
 #include "net/wifi/medium.h"    /* WIFI_MAX_FRAME */
 #include "net/wifi/crypto.h"
-#include "net/wifi/deferred.h"
 #include "bcm-common.h"
 
 /* the largest frame an engine gathers, and what encryption may append */
@@ -27,17 +30,15 @@
 #define D11_DMA_ENGINE_WORDS    (0x40 / 4)
 #define D11_DMA_RING_ALIGN_MASK 0xfff
 
-struct D11Dma {
-    /* links (set at realize) */
-    PCIDevice *pci;             /* the bus master */
-    D11State *mac;              /* interrupts */
-    D11Xmit *xmit;              /* where gathered frames go */
-    WifiDeferred *tx_work;
+/* an engine's interrupt @reason (D11_DMAIRQ_*), to the hub */
+typedef void D11DmaIntrRaise(void *opaque, unsigned engine, uint32_t reason);
 
-    /* the lines the rest of the core drives (not migrated: re-driven) */
-    bool mac_running;           /* MAC enabled and the PSM runs */
-    bool mcast_held;            /* AP: engine 4 waits for a DTIM beacon */
-    bool tx_fifo_full;          /* the PHY's TX FIFO takes no frame */
+typedef struct D11Dma {
+    /* set by the hub */
+    PCIDevice *pci;             /* the bus master (QOM object, not a block) */
+    D11DmaIntrRaise *intr_raise;
+    void *intr_opaque;
+
     bool mcast_open;            /* a DTIM beacon went out: engine 4 may send */
 
     bool dma64;                 /* property: 64-bit engines */
@@ -56,7 +57,7 @@ struct D11Dma {
     /* descriptors walked since the last TXINDEX write (bounds a lap) */
     uint32_t tx_walk[D11_DMA_ENGINES];
     uint64_t rx_dropped;
-};
+} D11Dma;
 
 /* an RX buffer the RX engine reserved for a frame */
 typedef struct D11RxSlot {
@@ -67,20 +68,29 @@ typedef struct D11RxSlot {
 
 extern const VMStateDescription vmstate_d11_dma;
 
+/*
+ * What a register write asks of the hub, for engine *@engine: its frames
+ * in the air report nothing (the ring was reset), fetch later, fetch now
+ */
+#define D11_DMA_TX_RESET        (1u << 0)
+#define D11_DMA_TX_KICK         (1u << 1)
+#define D11_DMA_TX_START        (1u << 2)
+
 /* registers: @off in D11_DMA_BASE..D11_DMA_END, @mask the byte lanes */
 uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask);
-void d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask);
+unsigned d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask,
+                       unsigned *engine);
 
-/* TX */
-void d11_dma_set_mac_state(D11Dma *d, bool running, bool ap);
-void d11_dma_tx_fifo_full(D11Dma *d, bool full);
+/* TX: the hub pulls the posted frames */
+bool d11_dma_tx_posted(D11Dma *d, unsigned engine);
+bool d11_dma_tx_ready(D11Dma *d, unsigned engine, bool mcast_held);
+bool d11_dma_tx_fetch(D11Dma *d, unsigned engine, uint8_t *buf, size_t *len,
+                      uint32_t *next);
+void d11_dma_tx_advance(D11Dma *d, unsigned engine, uint32_t next);
 void d11_dma_mcast_release(D11Dma *d);
 void d11_dma_mcast_hold(D11Dma *d);
-void d11_dma_kick(D11Dma *d);
-void d11_dma_fetch_now(D11Dma *d);
-bool d11_dma_tx_posted(D11Dma *d, unsigned engine);
 
-/* RX (engine 0) */
+/* RX (engine 0): a frame is a reserve/commit pair */
 bool d11_dma_rx_enabled(D11Dma *d);
 uint32_t d11_dma_rx_offset(D11Dma *d);
 bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
@@ -91,9 +101,8 @@ bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
 /* a path that does DMA holds the card (the DMA may unplug it) */
 void d11_dma_hold(D11Dma *d);
 void d11_dma_release(D11Dma *d);
+bool d11_dma_gone(D11Dma *d);
 
-void d11_dma_init(D11Dma *d);
-void d11_dma_exit(D11Dma *d);
 void d11_dma_reset(D11Dma *d);
 
 #endif

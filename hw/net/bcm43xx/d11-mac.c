@@ -1,13 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331: the 802.11 MAC core (d11, core rev 29) registers.
+ * Broadcom BCM4331: the 802.11 MAC core's (d11, core rev 29) own state, a
+ * leaf of the hub (d11-core.c, which holds the register table).
  *
- * MAC control/command, interrupt reason and mask, shared memory (SHM) in
- * all its routings, template RAM, the receive-address (RCM) filter, TSF on
- * QEMU's virtual clock, the hardware RNG, the rfkill switch, GPIO/LEDs and
- * the PHY/radio access ports.  The microcode's behaviour is in fw.c, the
- * PHY and radio in htphy.c.
+ * Interrupt reason and mask, shared memory (SHM) in all its routings,
+ * template RAM, the receive-address (RCM) filter, TSF on QEMU's virtual
+ * clock, the TX status FIFO.  The microcode's behaviour is in fw.c, the
+ * PHY and radio in phy.c; this file calls neither.
  *
  * Register semantics: Linux drivers/net/wireless/broadcom/b43/ (b43.h,
  * main.c) as b43 drives a rev-29 core; bit meanings confirmed by brcmsmac's
@@ -19,71 +19,14 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/timer.h"
-#include "qemu/guest-random.h"
 #include "migration/vmstate.h"
 #include "d11-mac.h"
-#include "d11-dma.h"
-#include "d11-xmit.h"
-#include "fw.h"
-#include "phy.h"
 #include "trace.h"
-
-static const char *d11_reg_name(uint32_t off, uint32_t mask)
-{
-    uint32_t a = bcma_lane_addr(off, mask) & ~1u;
-
-    if (a >= D11_DMA_REASON(0) && a < D11_DMA_REASON(D11_DMA_ENGINES)) {
-        return (a & 4) ? "DMA_IRQ_MASK" : "DMA_REASON";
-    }
-    switch (a) {
-    case A_D11_RX_LAZY: return "RX_LAZY";
-    case A_D11_MACCTL: case A_D11_MACCTL + 2: return "MACCTL";
-    case A_D11_MACCMD: case A_D11_MACCMD + 2: return "MACCMD";
-    case A_D11_GEN_IRQ_REASON: case A_D11_GEN_IRQ_REASON + 2:
-        return "GEN_IRQ_REASON";
-    case A_D11_GEN_IRQ_MASK: case A_D11_GEN_IRQ_MASK + 2: return "GEN_IRQ_MASK";
-    case A_D11_RAM_CONTROL: return "RAM_CONTROL";
-    case A_D11_RAM_DATA: return "RAM_DATA";
-    case A_D11_PS_STATUS: return "PS_STATUS";
-    case A_D11_RADIO_HWENABLED_HI: case A_D11_RADIO_HWENABLED_HI + 2:
-        return "RADIO_HWENABLED_HI";
-    case A_D11_MAC_HW_CAP: return "MAC_HW_CAP";
-    case A_D11_SHM_CONTROL: case A_D11_SHM_CONTROL + 2: return "SHM_CONTROL";
-    case A_D11_SHM_DATA: return "SHM_DATA";
-    case A_D11_SHM_DATA_UNALIGNED: return "SHM_DATA_UNALIGNED";
-    case A_D11_XMITSTAT_0: return "XMITSTAT_0";
-    case A_D11_XMITSTAT_1: return "XMITSTAT_1";
-    case A_D11_TSF_LOW: return "TSF_LOW";
-    case A_D11_TSF_HIGH: return "TSF_HIGH";
-    case A_D11_TSF_CFP_REP: return "TSF_CFP_REP";
-    case A_D11_TSF_CFP_START: return "TSF_CFP_START";
-    case A_D11_RADIO24_CONTROL: return "RADIO24_CONTROL";
-    case A_D11_RADIO24_DATA: return "RADIO24_DATA";
-    case A_D11_PHY_VER: return "PHY_VER";
-    case A_D11_PHY0: return "PHY0";
-    case A_D11_PHY_CONTROL: return "PHY_CONTROL";
-    case A_D11_PHY_DATA: return "PHY_DATA";
-    case A_D11_MACFILTER_CONTROL: return "MACFILTER_CONTROL";
-    case A_D11_MACFILTER_DATA: return "MACFILTER_DATA";
-    case A_D11_RCMTA_COUNT: return "RCMTA_COUNT";
-    case A_D11_PSM_PHY_HDR: return "PSM_PHY_HDR";
-    case A_D11_GPIO_CONTROL: return "GPIO_CONTROL";
-    case A_D11_GPIO_MASK: return "GPIO_MASK";
-    case A_D11_TSF_CFP_PRETBTT: return "TSF_CFP_PRETBTT";
-    case A_D11_TSF_CLK_FRAC_LOW: return "TSF_CLK_FRAC_LOW";
-    case A_D11_TSF_CLK_FRAC_HIGH: return "TSF_CLK_FRAC_HIGH";
-    case A_D11_RNG_DATA: return "RNG";
-    case A_D11_IFSSLOT: return "IFSSLOT";
-    case A_D11_IFSCTL: return "IFSCTL";
-    case A_D11_POWERUP_DELAY: return "POWERUP_DELAY";
-    default: return "D11";
-    }
-}
 
 /* ------------------------------------------------------------------ */
 /* interrupts                                                          */
 
-static uint32_t d11_irq_reason(D11State *m)
+uint32_t d11_irq_reason(D11State *m)
 {
     uint32_t r = m->irq_reason;
 
@@ -125,6 +68,29 @@ void d11_raise_dma_irq(D11State *m, unsigned engine, uint32_t reason)
 {
     assert(engine < D11_DMA_ENGINES);
     m->dma_reason[engine] |= reason;
+    d11_update_irq(m);
+}
+
+/* DMA_REASON (write 1 to clear) and DMA_IRQ_MASK of an engine, at @off */
+uint32_t d11_dma_irq_read(D11State *m, uint32_t off)
+{
+    unsigned i = (off - D11_DMA_REASON(0)) / 8;
+
+    assert(i < D11_DMA_ENGINES);
+    return (off & 4) ? m->dma_mask[i] : m->dma_reason[i];
+}
+
+void d11_dma_irq_write(D11State *m, uint32_t off, uint32_t val,
+                       uint32_t mask)
+{
+    unsigned i = (off - D11_DMA_REASON(0)) / 8;
+
+    assert(i < D11_DMA_ENGINES);
+    if (off & 4) {
+        m->dma_mask[i] = (m->dma_mask[i] & ~mask) | (val & mask);
+    } else {
+        m->dma_reason[i] &= ~(val & mask);  /* write 1 to clear */
+    }
     d11_update_irq(m);
 }
 
@@ -268,7 +234,7 @@ static void d11_shm_autoinc(D11State *m, bool is_write)
  * high half of the addressed word) share one 32-bit register slot; the
  * byte lanes say which was accessed.
  */
-static uint32_t d11_shm_data_read(D11State *m, uint32_t mask)
+uint32_t d11_shm_data_read(D11State *m, uint32_t mask)
 {
     D11ShmRef r;
     uint32_t v = 0;
@@ -289,13 +255,20 @@ static uint32_t d11_shm_data_read(D11State *m, uint32_t mask)
     return v;
 }
 
-static void d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask)
+/*
+ * A write to SHM_DATA; true when it goes to the microcode store, whose
+ * word *@ucode_word the firmware takes (fw.c)
+ */
+bool d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask,
+                        uint32_t *ucode_word)
 {
     D11ShmRef r;
+    bool ucode = false;
 
     if (d11_shm_ref(m, &r, true)) {
         if (r.routing == D11_SHM_UCODE) {
-            bcm_fw_ucode_write(m->fw, r.woff, val, mask);
+            ucode = true;
+            *ucode_word = r.woff;
         } else {
             trace_bcm4331_d11_shm_write(r.routing, r.woff, val & mask, mask);
         }
@@ -308,6 +281,7 @@ static void d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask)
         }
     }
     d11_shm_autoinc(m, true);
+    return ucode;
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,7 +312,7 @@ void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1)
 }
 
 /* pops the oldest TX status and latches its second word; 0 when empty */
-static uint32_t d11_txstat_pop(D11State *m)
+uint32_t d11_txstat_pop(D11State *m)
 {
     uint32_t w0;
 
@@ -366,322 +340,80 @@ uint64_t d11_tsf_now(D11State *m)
     return d11_now_us() + m->tsf_offset;
 }
 
-static void d11_tsf_set(D11State *m, uint64_t tsf)
+void d11_tsf_set(D11State *m, uint64_t tsf)
 {
     m->tsf_offset = tsf - d11_now_us();
     trace_bcm4331_d11_tsf_write(tsf);
 }
 
 /* ------------------------------------------------------------------ */
-/* MMIO                                                                */
+/* the memory ports                                                    */
 
 static uint32_t merge(uint32_t old, uint32_t val, uint32_t mask)
 {
     return (old & ~mask) | (val & mask);
 }
 
-uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask)
+/* RAM_DATA: the template RAM word at RAM_CONTROL */
+uint32_t d11_template_data_read(D11State *m)
 {
-    uint32_t v;
-
-    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
-        return d11_dma_read(m->dma, off, mask);   /* they own them */
-    }
-    switch (off) {
-    case A_D11_MACCTL:
-        v = m->macctl;
-        break;
-    case A_D11_MACCMD:
-        v = m->maccmd;
-        break;
-    case A_D11_GEN_IRQ_REASON:
-        v = d11_irq_reason(m);   /* not read-to-clear */
-        break;
-    case A_D11_GEN_IRQ_MASK:
-        v = m->irq_mask;
-        break;
-    case A_D11_RAM_CONTROL:
-        v = m->ram_control;
-        break;
-    case A_D11_RAM_DATA:
-        v = ldl_le_p(&m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)]);
-        break;
-    case A_D11_PS_STATUS:
-        v = 0;          /* no PMQ entries: DISCPMQ */
-        break;
-    case A_D11_RADIO_HWENABLED_HI:
-        v = bcm_phy_rfkill(m->phy) ? D11_RADIO_HWDISABLED : 0;
-        break;
-    case A_D11_MAC_HW_CAP:
-        v = 0;
-        break;
-    case A_D11_SHM_CONTROL:
-        v = m->shm_control;
-        break;
-    case A_D11_SHM_DATA:
-        /* 0x166 (SHM_DATA_UNALIGNED) reads the high half of the word */
-        v = d11_shm_data_read(m, mask);
-        break;
-    case A_D11_XMITSTAT_0:
-        /* pops the oldest TX status; 0 (not valid) when empty */
-        v = d11_txstat_pop(m);
-        break;
-    case A_D11_XMITSTAT_1:
-        v = m->txstat_latch;        /* of the entry XMITSTAT_0 popped */
-        break;
-    case A_D11_TSF_LOW: {
-        uint64_t tsf = d11_tsf_now(m);
-
-        /* reading the low word latches the high word (atomic read) */
-        m->tsf_high_latch = tsf >> 32;
-        v = tsf;
-        break;
-    }
-    case A_D11_TSF_HIGH:
-        v = m->tsf_high_latch;
-        break;
-    case A_D11_RADIO24_CONTROL:
-        v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_RADIO, mask);
-        break;
-    case A_D11_RADIO_CONTROL:
-        v = (m->regs[off >> 2] & 0xffff) |
-            ((uint32_t)bcm_phy_radio_addr(m->phy) << 16);
-        break;
-    case A_D11_RADIO_DATA:
-        /* the high half first (0x3F8), then the low half (0x3FA) */
-        v = 0;
-        if (mask & 0xffff) {
-            v = bcm_phy_radio_data_hi(m->phy);
-        }
-        if (mask & 0xffff0000) {
-            v |= (uint32_t)bcm_phy_radio_data_read(m->phy) << 16;
-        }
-        break;
-    case A_D11_PHY_VER:
-        v = bcm_phy_version(m->phy) | (m->regs[off >> 2] & 0xffff0000);
-        break;
-    case A_D11_PHY_CONTROL:
-        v = bcm_phy_port_read(m->phy, BCM_PHY_PORT_PHY, mask);
-        break;
-    case A_D11_MACFILTER_CONTROL:
-        v = m->rcm_control |
-            (m->rcm[FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
-                                INDEX)] << 16);
-        break;
-    case A_D11_GPIO_CONTROL:
-        v = m->gpio_control | (m->regs[off >> 2] & 0xffff0000);
-        break;
-    case A_D11_RNG:
-        v = m->regs[off >> 2] & 0xffff;
-        if (mask & 0xffff0000) {
-            uint16_t rnd;
-
-            qemu_guest_getrandom_nofail(&rnd, sizeof(rnd));
-            v |= rnd << 16;
-        }
-        break;
-    default:
-        if (off >= D11_DMA_REASON(0) &&
-            off < D11_DMA_REASON(D11_DMA_ENGINES)) {
-            unsigned i = (off - D11_DMA_REASON(0)) / 8;
-
-            v = (off & 4) ? m->dma_mask[i] : m->dma_reason[i];
-        } else {
-            v = m->regs[off >> 2];
-        }
-        break;
-    }
-    trace_bcm4331_d11_read(d11_reg_name(off, mask), bcma_lane_addr(off, mask),
-                           bcma_lane_val(v, mask));
-    return v;
+    return ldl_le_p(&m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)]);
 }
 
-void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask)
+void d11_template_data_write(D11State *m, uint32_t val, uint32_t mask)
 {
-    uint32_t old;
+    /* template RAM: byte address in RAM_CONTROL, bounded */
+    uint8_t *p = &m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)];
 
-    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
-        d11_dma_write(m->dma, off, val, mask);    /* they own them */
+    if (m->ram_control >= D11_TEMPLATE_SIZE) {
+        BCM_GUEST_ERR(bcm4331_d11_ub_tpl, "template RAM offset 0x%x out "
+                      "of range", m->ram_control);
         return;
     }
-    trace_bcm4331_d11_write(d11_reg_name(off, mask),
-                            bcma_lane_addr(off, mask),
-                            bcma_lane_val(val, mask));
-    switch (off) {
-    case A_D11_MACCTL:
-        old = m->macctl;
-        m->macctl = merge(old, val, mask);
-        bcm_fw_macctl_changed(m->fw, old, m->macctl);
-        bcm_fw_tbtt_update(m->fw);
-        d11_state_changed(m);
-        return;
-    case A_D11_MACCMD:
-        m->maccmd = merge(m->maccmd, val, mask);
-        return;
-    case A_D11_GEN_IRQ_REASON:
-        m->irq_reason &= ~(val & mask);     /* write 1 to clear */
-        d11_update_irq(m);
-        return;
-    case A_D11_GEN_IRQ_MASK:
-        m->irq_mask = merge(m->irq_mask, val, mask);
-        d11_update_irq(m);
-        return;
-    case A_D11_RAM_CONTROL:
-        m->ram_control = merge(m->ram_control, val, mask);
-        return;
-    case A_D11_RAM_DATA: {
-        /* template RAM: byte address in RAM_CONTROL, bounded */
-        uint8_t *p = &m->tpl[m->ram_control & (D11_TEMPLATE_SIZE - 4)];
-
-        if (m->ram_control >= D11_TEMPLATE_SIZE) {
-            BCM_GUEST_ERR(bcm4331_d11_ub_tpl, "template RAM offset 0x%x out "
-                          "of range", m->ram_control);
-            return;
-        }
-        if (FIELD_EX32(m->macctl, D11_MACCTL, BE)) {
-            val = bswap32(val);
-            mask = bswap32(mask);
-        }
-        stl_le_p(p, merge(ldl_le_p(p), val, mask));
-        /*
-         * the write pointer advances by a word (brcmsmac writes the
-         * address once per template, brcms_b_write_template_ram(); b43
-         * writes it before every word)
-         */
-        if (mask & 0xff000000) {
-            m->ram_control = (m->ram_control + 4) & (D11_TEMPLATE_SIZE - 1);
-        }
-        return;
+    if (FIELD_EX32(m->macctl, D11_MACCTL, BE)) {
+        val = bswap32(val);
+        mask = bswap32(mask);
     }
-    case A_D11_RADIO_HWENABLED_HI:
-    case A_D11_XMITSTAT_0:
-    case A_D11_XMITSTAT_1:
-        BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only register "
-                      "0x%x", val, off);
-        return;
-    case A_D11_SHM_CONTROL:
-        m->shm_control = merge(m->shm_control, val, mask);
-        return;
-    case A_D11_SHM_DATA:
-        d11_shm_data_write(m, val, mask);
-        return;
-    case A_D11_TSF_LOW:
-        m->tsf_low_pending = merge(m->tsf_low_pending, val, mask);
-        return;
-    case A_D11_TSF_HIGH:
-        /* writing the high word commits both (atomic write) */
-        d11_tsf_set(m, ((uint64_t)merge(d11_tsf_now(m) >> 32, val, mask)
-                        << 32) | m->tsf_low_pending);
-        bcm_fw_tbtt_update(m->fw);
-        return;
-    case A_D11_TSF_CFP_REP:
-    case A_D11_TSF_CFP_START:
-        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
-        bcm_fw_tbtt_update(m->fw);
-        return;
-    case A_D11_RADIO24_CONTROL:
-        bcm_phy_port_write(m->phy, BCM_PHY_PORT_RADIO, val, mask);
-        return;
-    case A_D11_RADIO_CONTROL:
-        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff);
-        if (mask & 0xffff0000) {
-            bcm_phy_radio_set_addr(m->phy, merge(bcm_phy_radio_addr(m->phy),
-                                                 val >> 16, mask >> 16));
-        }
-        return;
-    case A_D11_RADIO_DATA:
-        /* 0x3F8 (32-bit radio data's high half): no 32-bit registers */
-        if (mask & 0xffff0000) {
-            bcm_phy_radio_data_write(m->phy, val >> 16);
-        }
-        return;
-    case A_D11_PHY_VER:
-        if (mask & 0xffff) {
-            BCM_GUEST_ERR(bcm4331_d11_ub_ro, "write 0x%x to read-only "
-                          "register 0x%x", val, off);
-        }
-        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff0000);
-        return;
-    case A_D11_PHY_CONTROL:
-        bcm_phy_port_write(m->phy, BCM_PHY_PORT_PHY, val, mask);
-        return;
-    case A_D11_MACFILTER_CONTROL:
-        if (mask & 0xffff) {
-            m->rcm_control = merge(m->rcm_control, val, mask);
-        }
-        if (mask & 0xffff0000) {
-            unsigned idx = FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
-                                      INDEX);
-
-            m->rcm[idx] = val >> 16;
-            trace_bcm4331_d11_rcm(idx, val >> 16);
-            if (FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL, INC_DATA)) {
-                m->rcm_control = FIELD_DP32(m->rcm_control,
-                                            D11_MACFILTER_CONTROL, INDEX,
-                                            idx + 1);
-            }
-        }
-        return;
-    case A_D11_GPIO_CONTROL:
-        if (mask & 0xffff) {
-            uint16_t v = merge(m->gpio_control, val, mask);
-
-            if (v != m->gpio_control) {
-                trace_bcm4331_d11_gpio(m->gpio_control, v);
-            }
-            m->gpio_control = v;
-        }
-        m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask & 0xffff0000);
-        return;
-    default:
-        break;
+    stl_le_p(p, merge(ldl_le_p(p), val, mask));
+    /*
+     * the write pointer advances by a word (brcmsmac writes the
+     * address once per template, brcms_b_write_template_ram(); b43
+     * writes it before every word)
+     */
+    if (mask & 0xff000000) {
+        m->ram_control = (m->ram_control + 4) & (D11_TEMPLATE_SIZE - 1);
     }
-    if (off >= D11_DMA_REASON(0) && off < D11_DMA_REASON(D11_DMA_ENGINES)) {
-        unsigned i = (off - D11_DMA_REASON(0)) / 8;
+}
 
-        if (off & 4) {
-            m->dma_mask[i] = merge(m->dma_mask[i], val, mask);
-        } else {
-            m->dma_reason[i] &= ~(val & mask);  /* write 1 to clear */
-        }
-        d11_update_irq(m);
-        return;
+/* MACFILTER_CONTROL: the index in the low half, RCM data in the high */
+uint32_t d11_rcm_read(D11State *m)
+{
+    return m->rcm_control |
+           (m->rcm[FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
+                              INDEX)] << 16);
+}
+
+void d11_rcm_write(D11State *m, uint32_t val, uint32_t mask)
+{
+    if (mask & 0xffff) {
+        m->rcm_control = merge(m->rcm_control, val, mask);
     }
-    /* everything else stores and reads back (initvals may write anywhere) */
-    m->regs[off >> 2] = merge(m->regs[off >> 2], val, mask);
+    if (mask & 0xffff0000) {
+        unsigned idx = FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL,
+                                  INDEX);
+
+        m->rcm[idx] = val >> 16;
+        trace_bcm4331_d11_rcm(idx, val >> 16);
+        if (FIELD_EX32(m->rcm_control, D11_MACFILTER_CONTROL, INC_DATA)) {
+            m->rcm_control = FIELD_DP32(m->rcm_control,
+                                        D11_MACFILTER_CONTROL, INDEX,
+                                        idx + 1);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
-/* rfkill, reset, migration                                            */
-
-/*
- * The MAC's state changed (MACCTL, the PSM, a reset, a migration): drive
- * the interrupt line and the lines the DMA engines follow.
- */
-static void d11_drive_dma(D11State *m)
-{
-    d11_dma_set_mac_state(m->dma, d11_mac_running(m),
-                          FIELD_EX32(m->macctl, D11_MACCTL, AP));
-}
-
-void d11_state_changed(D11State *m)
-{
-    d11_drive_dma(m);
-    d11_update_irq(m);
-    d11_xmit_air_update(m->xmit);
-}
-
-/* the MAC is enabled and the firmware runs: frames may go out */
-bool d11_mac_running(D11State *m)
-{
-    return bcm_fw_running(m->fw) && FIELD_EX32(m->macctl, D11_MACCTL, ENABLED);
-}
-
-/* the radio transmits and receives: rfkill off, chip 0 powered, tuned */
-bool d11_radio_on(D11State *m)
-{
-    return bcm_phy_radio_freq(m->phy) != 0;
-}
+/* the state the firmware reads, reset, migration                      */
 
 uint32_t d11_macctl(D11State *m)
 {
@@ -704,22 +436,9 @@ uint32_t d11_reg(D11State *m, uint32_t off)
     return m->regs[(off & (BCMA_CORE_SIZE - 4)) >> 2];
 }
 
-void d11_set_rfkill(D11State *m, bool blocked)
+/* a core reset: the registers to their power-on values (no interrupt) */
+void d11_mac_reset(D11State *m)
 {
-    if (!bcm_phy_set_rfkill(m->phy, blocked)) {
-        return;
-    }
-    d11_xmit_air_update(m->xmit);
-    /* the switch change interrupt (b43 polls the switch; it only acks) */
-    if (bcm_fw_running(m->fw)) {
-        d11_raise_irq(m, D11_IRQ_RFKILL);
-    }
-}
-
-/* the registers to their power-on values (no interrupt change) */
-static void d11_core_reset_state(D11State *m)
-{
-
     trace_bcm4331_d11_core_reset();
     memset(m->regs, 0, sizeof(m->regs));
     m->macctl = 0;
@@ -738,59 +457,17 @@ static void d11_core_reset_state(D11State *m)
     m->txstat_count = 0;
     m->txstat_latch = 0;
     d11_tsf_set(m, 0);
-    bcm_fw_reset(m->fw);
-    d11_dma_reset(m->dma);
-    d11_xmit_reset(m->xmit);
-    d11_drive_dma(m);
 }
 
-/* bcma core reset of the 802.11 core: registers to power-on values */
-void d11_core_reset(void *opaque)
+/* power-on: the memories too */
+void d11_mac_clear_memories(D11State *m)
 {
-    D11State *m = opaque;
-
-    d11_core_reset_state(m);
-    d11_state_changed(m);
-}
-
-/* device reset: also the memories, the PHY and the radio */
-void d11_reset(D11State *m)
-{
-
     memset(m->shm, 0, sizeof(m->shm));
     memset(m->scratch, 0, sizeof(m->scratch));
     memset(m->shm_hw, 0, sizeof(m->shm_hw));
     memset(m->rcmta, 0, sizeof(m->rcmta));
     memset(m->tpl, 0, sizeof(m->tpl));
     memset(m->rcm, 0, sizeof(m->rcm));
-    bcm_fw_clear_ucode(m->fw);
-    bcm_phy_reset(m->phy);
-    /* the interrupt line follows in the reset's hold phase */
-    d11_core_reset_state(m);
-}
-
-/* the core's registers on the backplane */
-static uint32_t d11_read32(void *opaque, uint32_t off, uint32_t mask)
-{
-    return d11_mmio_read(opaque, off, mask);
-}
-
-static void d11_write32(void *opaque, uint32_t off, uint32_t val,
-                        uint32_t mask)
-{
-    D11State *m = opaque;
-
-    d11_mmio_write(m, off, val, mask);
-    /* the channel, the address, RX DMA, the filter: what the air sees */
-    d11_xmit_air_update(m->xmit);
-}
-
-BCMA_REGION_OPS(d11_iomem_ops, d11_read32, d11_write32);
-
-void d11_init(D11State *m, Object *owner)
-{
-    memory_region_init_io(&m->iomem, owner, &d11_iomem_ops, m, "bcm4331-d11",
-                          BCMA_CORE_SIZE);
 }
 
 static int d11_post_load(void *opaque, int version_id)

@@ -1,11 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331: the 802.11 MAC core's register file (d11-mac.c).
- * The bus side: the backplane hands it the core's register window, and it
- * dispatches to the DMA engines, the firmware, the data path and the PHY.
- * The firmware side: interrupt reasons, SHM, scratch registers, template
- * RAM, the receive address, TSF, through the functions below.
+ * Broadcom BCM4331: the 802.11 MAC core's own state (d11-mac.c), a leaf
+ * of the hub (d11-core.c): interrupt reasons and masks, SHM in all its
+ * routings, scratch registers, template RAM, the receive address (RCM),
+ * TSF, the TX status FIFO (XMITSTAT) and the plain registers.  The hub's
+ * register table reads and writes them through the functions below; the
+ * firmware and the data path use the same functions.  It calls no other
+ * block of the card: its interrupt goes up through the qemu_irq the hub
+ * gives it.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -16,15 +19,10 @@
 #include "hw/irq.h"
 #include "hw/net/bcm43xx/d11-regs.h"
 #include "bcma.h"
+#include "bcm-common.h"
 
-struct D11State {
-    /* the core's other blocks, reached through its registers */
-    PhyState *phy;
-    FwState *fw;
-    D11Dma *dma;
-    D11Xmit *xmit;
-    qemu_irq irq;               /* the core's interrupt line */
-    MemoryRegion iomem;         /* its registers on the backplane */
+typedef struct D11State {
+    qemu_irq irq;               /* the core's interrupt line (from the hub) */
 
     uint32_t regs[BCMA_CORE_SIZE / 4];  /* plain registers: store/read back */
     uint32_t macctl;
@@ -51,35 +49,32 @@ struct D11State {
     uint32_t txstat_head;
     uint32_t txstat_count;
     uint32_t txstat_latch;
-};
+} D11State;
 
 extern const VMStateDescription vmstate_d11;
 
-/* the bus side */
-void d11_init(D11State *m, Object *owner);
-uint32_t d11_mmio_read(D11State *m, uint32_t off, uint32_t mask);
-void d11_mmio_write(D11State *m, uint32_t off, uint32_t val, uint32_t mask);
-void d11_core_reset(void *opaque);
-void d11_reset(D11State *m);
+/* interrupts: the core's line follows reasons and masks */
+uint32_t d11_irq_reason(D11State *m);
 void d11_update_irq(D11State *m);
-void d11_state_changed(D11State *m);
-void d11_set_rfkill(D11State *m, bool blocked);
-
-/* interrupts */
 void d11_raise_irq(D11State *m, uint32_t reason);
 void d11_set_irq_reason(D11State *m, uint32_t reason);
 void d11_raise_dma_irq(D11State *m, unsigned engine, uint32_t reason);
+uint32_t d11_dma_irq_read(D11State *m, uint32_t off);
+void d11_dma_irq_write(D11State *m, uint32_t off, uint32_t val,
+                       uint32_t mask);
+
+/* the TX status FIFO: the data path pushes, the driver pops */
 void d11_txstat_push(D11State *m, uint32_t w0, uint32_t w1);
 bool d11_txstat_room(D11State *m, unsigned n);
+uint32_t d11_txstat_pop(D11State *m);
 
 /* the MAC's state as the firmware and the data path see it */
 uint32_t d11_macctl(D11State *m);
 uint32_t d11_maccmd(D11State *m);
 void d11_maccmd_clear(D11State *m, uint32_t bits);
 uint32_t d11_reg(D11State *m, uint32_t off);
-bool d11_mac_running(D11State *m);
-bool d11_radio_on(D11State *m);
 uint64_t d11_tsf_now(D11State *m);
+void d11_tsf_set(D11State *m, uint64_t tsf);
 void d11_own_addr(D11State *m, uint8_t *addr);
 
 /* memories: SHM (shared, scratch), RCMTA, template RAM; all bounded */
@@ -91,9 +86,17 @@ void d11_scratch_write(D11State *m, unsigned reg, uint16_t v);
 void d11_rcmta_addr(D11State *m, unsigned entry, uint8_t *addr);
 bool d11_template_read(D11State *m, uint32_t off, void *buf, size_t len);
 
-/* d11-crypto.c: the hardware key table in SHM and frame protection */
-size_t d11_tx_encrypt(D11State *m, uint32_t mac_ctl, uint8_t *f,
-                      size_t len, size_t cap);
-uint32_t d11_rx_decrypt(D11State *m, uint8_t *f, size_t len);
+/* the memory ports: SHM_DATA, RAM_DATA, MACFILTER_CONTROL */
+uint32_t d11_shm_data_read(D11State *m, uint32_t mask);
+bool d11_shm_data_write(D11State *m, uint32_t val, uint32_t mask,
+                        uint32_t *ucode_word);
+uint32_t d11_template_data_read(D11State *m);
+void d11_template_data_write(D11State *m, uint32_t val, uint32_t mask);
+uint32_t d11_rcm_read(D11State *m);
+void d11_rcm_write(D11State *m, uint32_t val, uint32_t mask);
+
+/* reset: the registers (a core reset), the memories (power-on) */
+void d11_mac_reset(D11State *m);
+void d11_mac_clear_memories(D11State *m);
 
 #endif

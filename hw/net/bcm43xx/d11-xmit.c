@@ -8,7 +8,8 @@
  * frames wait in the PHY's TX FIFO until their exchange ends.  RX: the
  * firmware's receive filter, decryption with the key table, the RX header,
  * the PLCP header and the FCS in front of and behind the frame, handed to
- * the RX engine.  This file is the card's client of the Wi-Fi medium.
+ * the RX engine.  The hub (d11-core.c) is the card's client of the Wi-Fi
+ * medium and calls these functions; they work on the MAC they are given.
  *
  * Formats: Linux drivers/net/wireless/broadcom/b43/xmit.c, xmit.h.
  *
@@ -22,9 +23,8 @@
 #include <zlib.h>
 #include "net/wifi/crypto.h"
 #include "d11-xmit.h"
-#include "d11-dma.h"
-#include "d11-mac.h"
-#include "phy.h"
+#include "d11-dma.h"        /* D11_TX_MAX_BYTES, D11_TX_CRYPTO_ROOM */
+#include "d11-crypto.h"
 #include "trace.h"
 
 /* the 802.11 header up to the sequence control field the firmware reads */
@@ -37,7 +37,7 @@
  * The TX status of frame @cookie: @attempts transmissions (0: never sent,
  * the firmware dropped it), @acked, the frame's sequence number @seq.
  */
-static void d11_txstat_report_rts(D11Xmit *x, uint16_t cookie,
+static void d11_txstat_report_rts(D11State *m, uint16_t cookie,
                                   unsigned attempts, unsigned rts,
                                   bool acked, uint16_t seq)
 {
@@ -49,13 +49,13 @@ static void d11_txstat_report_rts(D11Xmit *x, uint16_t cookie,
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, MIN(attempts, 15));
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, COOKIE, cookie);
     w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, seq);
-    d11_txstat_push(x->mac, w0, w1);
+    d11_txstat_push(m, w0, w1);
 }
 
-static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
+static void d11_txstat_report(D11State *m, uint16_t cookie,
                               unsigned attempts, bool acked, uint16_t seq)
 {
-    d11_txstat_report_rts(x, cookie, attempts, 0, acked, seq);
+    d11_txstat_report_rts(m, cookie, attempts, 0, acked, seq);
 }
 
 /*
@@ -66,7 +66,7 @@ static void d11_txstat_report(D11Xmit *x, uint16_t cookie,
  * 31:8 in its bits 31:8 and bits 63:32 in its second word.  Without one:
  * a single entry, nothing acknowledged.
  */
-static void d11_txstat_ampdu(D11Xmit *x, const D11Ampdu *a)
+static void d11_txstat_ampdu(D11State *m, const D11Ampdu *a)
 {
     uint32_t w0 = 0, w1 = 0;
 
@@ -77,11 +77,11 @@ static void d11_txstat_ampdu(D11Xmit *x, const D11Ampdu *a)
     if (!a->bitmap) {
         w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT,
                         MIN(a->attempts, 15));
-        d11_txstat_push(x->mac, w0, FIELD_DP32(w1, D11_XMITSTAT_1, SEQ,
-                                               a->start_seq << 4));
+        d11_txstat_push(m, w0, FIELD_DP32(w1, D11_XMITSTAT_1, SEQ,
+                                          a->start_seq << 4));
         return;
     }
-    if (!d11_txstat_room(x->mac, 2)) {
+    if (!d11_txstat_room(m, 2)) {
         BCM_GUEST_ERR(bcm4331_txstat_ub_ampdu_full, "TX status FIFO full "
                       "(block ack)");
         return;
@@ -90,17 +90,18 @@ static void d11_txstat_ampdu(D11Xmit *x, const D11Ampdu *a)
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, INTERMEDIATE, 1);
     w0 = FIELD_DP32(w0, D11_XMITSTAT_0, FRAME_COUNT, a->bitmap & 0xf);
     w1 = FIELD_DP32(w1, D11_XMITSTAT_1, SEQ, a->start_seq << 4);
-    d11_txstat_push(x->mac, w0, w1);
+    d11_txstat_push(m, w0, w1);
     w0 = R_D11_XMITSTAT_0_VALID_MASK | R_D11_XMITSTAT_0_FOR_AMPDU_MASK |
          ((a->bitmap >> 4) & 0xf) << 1 | (uint32_t)(a->bitmap & ~0xffull);
-    d11_txstat_push(x->mac, w0, a->bitmap >> 32);
+    d11_txstat_push(m, w0, a->bitmap >> 32);
 }
 
 /*
  * The status of a frame engine @n sent (@seq its sequence number), @pos
  * its place in an A-MPDU: an aggregate reports once its last MPDU is done.
  */
-static void d11_txstat_frame(D11Xmit *x, unsigned n, unsigned pos,
+static void d11_txstat_frame(D11Xmit *x, D11State *m, unsigned n,
+                             unsigned pos,
                              uint16_t cookie, unsigned attempts, unsigned rts,
                              bool acked, uint16_t seq)
 {
@@ -108,7 +109,7 @@ static void d11_txstat_frame(D11Xmit *x, unsigned n, unsigned pos,
     unsigned i;
 
     if (pos == D11_AMPDU_NONE) {
-        d11_txstat_report_rts(x, cookie, attempts, rts, acked, seq);
+        d11_txstat_report_rts(m, cookie, attempts, rts, acked, seq);
         return;
     }
     if (!a->open || pos == D11_AMPDU_FIRST) {
@@ -123,7 +124,7 @@ static void d11_txstat_frame(D11Xmit *x, unsigned n, unsigned pos,
     }
     a->attempts = MAX(a->attempts, MIN(attempts, 15));
     if (pos == D11_AMPDU_LAST) {
-        d11_txstat_ampdu(x, a);
+        d11_txstat_ampdu(m, a);
         a->open = false;
     }
 }
@@ -193,10 +194,13 @@ static bool d11_tx_fifo_room(D11Xmit *x)
     return x->tx_fifo_count < D11_TX_FIFO;
 }
 
-/*
- * A frame went into the TX FIFO: when the FIFO is full, the engines stop
- * fetching (the FIFO's full line) until an exchange ends.
- */
+/* the FIFO is full: the engines fetch nothing until an exchange ends */
+bool d11_xmit_tx_fifo_full(D11Xmit *x)
+{
+    return !d11_tx_fifo_room(x);
+}
+
+/* a frame went into the TX FIFO */
 static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
                              uint16_t seq, bool want_ack, unsigned ampdu)
 {
@@ -208,9 +212,6 @@ static void d11_tx_fifo_push(D11Xmit *x, unsigned n, uint16_t cookie,
         .ampdu = ampdu,
     };
     x->tx_fifo_count++;
-    if (!d11_tx_fifo_room(x)) {
-        d11_dma_tx_fifo_full(x->dma, true);
-    }
 }
 
 /* engine @n was disabled or its ring moved: its frames report nothing */
@@ -227,184 +228,214 @@ void d11_xmit_engine_reset(D11Xmit *x, unsigned n)
 }
 
 /*
- * one frame: @buf = 118-byte TX header + MPDU.  On an air that takes real
- * time the frame is queued there and its TX status comes from
- * d11_air_tx_done() when the exchange ends; the engine moves on at once.
+ * The TX header of the frame at @buf (@len bytes) into @t.  The firmware
+ * reads the TX header and the frame's sequence field at fixed offsets,
+ * whatever the guest posted: bytes it did not post read as zero, never as
+ * what the bounce buffer held before (an earlier frame, or host heap).
  */
-void d11_xmit_tx(D11Xmit *x, unsigned n, uint8_t *buf, size_t len)
+static uint32_t d11_txh_read(unsigned n, uint8_t *buf, size_t len,
+                             D11TxFrame *t)
 {
     uint32_t mac_ctl;
-    uint16_t phy_ctl, cookie;
-    uint8_t *f = buf + D11_TXH_LEN;
-    size_t flen;
-    bool want_ack, group;
-    unsigned limit;
-    uint32_t freq;
-    WifiTxResult r;
-    WifiFrameMeta m;
-    uint8_t fb_ft;
-    unsigned ampdu, ft;
+    uint16_t phy_ctl;
 
-    /*
-     * The firmware reads the TX header and the frame's sequence field at
-     * fixed offsets, whatever the guest posted: bytes it did not post read
-     * as zero, never as what the bounce buffer held before (an earlier
-     * frame, or host heap).
-     */
     if (len < D11_TXH_LEN + D11_TX_MIN_HDR) {
         memset(buf + len, 0, D11_TXH_LEN + D11_TX_MIN_HDR - len);
     }
     mac_ctl = ldl_le_p(buf + D11_TXH_MAC_CTL);
     phy_ctl = lduw_le_p(buf + D11_TXH_PHY_CTL);
-    cookie = lduw_le_p(buf + D11_TXH_COOKIE);
-    want_ack = mac_ctl & D11_TXH_MAC_ACK;
-    ampdu = (mac_ctl & D11_TXH_MAC_AMPDU_MASK) >> D11_TXH_MAC_AMPDU_SHIFT;
-    if (n >= D11_DMA_MCAST_ENGINE) {
-        ampdu = D11_AMPDU_NONE;     /* aggregates are per TID: FIFOs 0-3 */
-    }
-    ft = phy_ctl & D11_TXH_PHY_ENC_MASK;
-    m = (WifiFrameMeta) {
-        .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
-        .txpower_dbm = x->txpower,
-        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+    *t = (D11TxFrame) {
+        .engine = n,
+        .cookie = lduw_le_p(buf + D11_TXH_COOKIE),
+        .want_ack = mac_ctl & D11_TXH_MAC_ACK,
+        .ampdu = (mac_ctl & D11_TXH_MAC_AMPDU_MASK) >>
+                 D11_TXH_MAC_AMPDU_SHIFT,
+        .mpdu = buf + D11_TXH_LEN,
+        .meta = {
+            .short_preamble = phy_ctl & D11_TXH_PHY_SHORTPRMBL,
+            .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+        },
     };
+    if (n >= D11_DMA_MCAST_ENGINE) {
+        t->ampdu = D11_AMPDU_NONE;  /* aggregates are per TID: FIFOs 0-3 */
+    }
+    return mac_ctl;
+}
 
-    if (len < D11_TXH_LEN + IEEE80211_ACK_LEN) {
-        /* not a frame: the firmware drops it, reporting it not sent */
-        BCM_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
-                      len);
-        d11_txstat_report(x, cookie, 0, false, 0);
-        return;
-    }
-    flen = len - D11_TXH_LEN;
-    group = ieee80211_is_group(ieee80211_addr1(f));
-    /* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
-    if (n == D11_DMA_MCAST_ENGINE &&
-        cookie == d11_shm_read16(x->mac, D11_SHM_SH_MCASTCOOKIE)) {
-        f[1] &= ~IEEE80211_FC1_MOREDATA;
-    }
-    if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
-        /* hardware key: encrypt the body, append ICV/MIC (d11-crypto.c) */
-        flen = d11_tx_encrypt(x->mac, mac_ctl, f, flen,
-                              D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM -
-                              D11_TXH_LEN);
-        if (!flen) {
-            d11_txstat_frame(x, n, ampdu, cookie, 0, 0, false,
-                             ieee80211_seq(f));
-            return;
-        }
-    }
-    m.rate_500k = d11_rate(buf + D11_TXH_PLCP, ft, &m.ofdm);
-    if (!m.rate_500k) {
+/* the main rate of the PLCP header, and the fallback rate */
+static void d11_tx_rates(D11State *m, const uint8_t *buf, uint32_t mac_ctl,
+                         WifiFrameMeta *meta)
+{
+    unsigned ft = lduw_le_p(buf + D11_TXH_PHY_CTL) & D11_TXH_PHY_ENC_MASK;
+    uint8_t fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
+
+    meta->rate_500k = d11_rate(buf + D11_TXH_PLCP, ft, &meta->ofdm);
+    if (!meta->rate_500k) {
         /* unknown code: the PHY sends 1 Mb/s */
-        m.rate_500k = IEEE80211_RATE_1M;
-        m.ofdm = false;
+        meta->rate_500k = IEEE80211_RATE_1M;
+        meta->ofdm = false;
     }
     /*
      * The fallback rate (b43_calc_fallback_rate(): a step down) once the
      * firmware's fallback limit of attempts at the main rate is used up
      * (B43_SHM_SH_SFFBLIM/LFFBLIM, which b43 sets to 3 and 2)
      */
-    /*
-     * RTS or CTS-to-self before the frame (airtime on): the frame b43
-     * wrote into the header, at the header's RTS rate
-     */
-    if (mac_ctl & (D11_TXH_MAC_SENDRTS | D11_TXH_MAC_SENDCTS)) {
-        uint8_t rts_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_RTS_MASK;
-
-        m.prot = (mac_ctl & D11_TXH_MAC_SENDRTS) ? WIFI_PROT_RTS
-                                                  : WIFI_PROT_CTS;
-        m.prot_ofdm = rts_ft == D11_TXH_EFT_RTS_OFDM;
-        m.prot_rate_500k = d11_plcp_rate(buf + D11_TXH_PHY_RATE_RTS,
-                                         m.prot_ofdm);
-        if (!m.prot_rate_500k ||
-            (rts_ft != D11_TXH_EFT_RTS_CCK &&
-             rts_ft != D11_TXH_EFT_RTS_OFDM)) {
-            m.prot_rate_500k = IEEE80211_RATE_1M;
-            m.prot_ofdm = false;
-        }
-        memcpy(m.prot_frame, buf + D11_TXH_RTS_FRAME, WIFI_RTS_LEN);
-        m.prot_limit = MIN(MAX(d11_scratch(x->mac, D11_SHM_SC_SRLIMIT), 1),
-                           15);
-    }
-    fb_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_FB_MASK;
     if (fb_ft != D11_TXH_PHY_ENC_VHT) {
-        m.fallback_rate_500k = d11_rate(buf + D11_TXH_PLCP_FB, fb_ft,
-                                        &m.fallback_ofdm);
-        m.fallback_after = MIN(d11_shm_read16(x->mac,
-                                   (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
-                                   D11_SHM_SH_LFFBLIM : D11_SHM_SH_SFFBLIM),
-                               UINT8_MAX);
-        if (!m.fallback_rate_500k || !m.fallback_after) {
-            m.fallback_after = 0;           /* no (known) fallback */
+        meta->fallback_rate_500k = d11_rate(buf + D11_TXH_PLCP_FB, fb_ft,
+                                            &meta->fallback_ofdm);
+        meta->fallback_after = MIN(d11_shm_read16(m,
+                                       (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
+                                       D11_SHM_SH_LFFBLIM :
+                                       D11_SHM_SH_SFFBLIM),
+                                   UINT8_MAX);
+        if (!meta->fallback_rate_500k || !meta->fallback_after) {
+            meta->fallback_after = 0;       /* no (known) fallback */
         }
     }
-    freq = m.freq_mhz = bcm_phy_radio_freq(x->phy);
-    limit = d11_scratch(x->mac, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
-                                D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT);
-    limit = want_ack && !group ? MIN(MAX(limit, 1), 15) : 1;
-    if (ampdu != D11_AMPDU_NONE) {
-        /* an aggregate goes once; the driver resends what was missed */
-        limit = 1;
-    }
+}
 
-    trace_bcm4331_tx(cookie, flen, m.rate_500k, want_ack);
-    if (!freq) {
-        /* the radio is off: every attempt goes unanswered */
-        d11_txstat_frame(x, n, ampdu, cookie, limit, 0, false,
-                         ieee80211_seq(f));
+/*
+ * RTS or CTS-to-self before the frame (airtime on): the frame b43 wrote
+ * into the header, at the header's RTS rate
+ */
+static void d11_tx_protection(D11State *m, const uint8_t *buf,
+                              uint32_t mac_ctl, WifiFrameMeta *meta)
+{
+    uint8_t rts_ft = buf[D11_TXH_EXTRA_FT] & D11_TXH_EFT_RTS_MASK;
+
+    if (!(mac_ctl & (D11_TXH_MAC_SENDRTS | D11_TXH_MAC_SENDCTS))) {
         return;
     }
-    switch (wifi_medium_transmit(&x->air, f, flen, &m, limit, true, &r)) {
+    meta->prot = (mac_ctl & D11_TXH_MAC_SENDRTS) ? WIFI_PROT_RTS
+                                                  : WIFI_PROT_CTS;
+    meta->prot_ofdm = rts_ft == D11_TXH_EFT_RTS_OFDM;
+    meta->prot_rate_500k = d11_plcp_rate(buf + D11_TXH_PHY_RATE_RTS,
+                                         meta->prot_ofdm);
+    if (!meta->prot_rate_500k ||
+        (rts_ft != D11_TXH_EFT_RTS_CCK && rts_ft != D11_TXH_EFT_RTS_OFDM)) {
+        meta->prot_rate_500k = IEEE80211_RATE_1M;
+        meta->prot_ofdm = false;
+    }
+    memcpy(meta->prot_frame, buf + D11_TXH_RTS_FRAME, WIFI_RTS_LEN);
+    meta->prot_limit = MIN(MAX(d11_scratch(m, D11_SHM_SC_SRLIMIT), 1), 15);
+}
+
+/* how often the frame goes out at most: the firmware's retry limits */
+static unsigned d11_tx_limit(D11State *m, const D11TxFrame *t,
+                             uint32_t mac_ctl)
+{
+    unsigned limit = d11_scratch(m, (mac_ctl & D11_TXH_MAC_LONGFRAME) ?
+                                    D11_SHM_SC_LRLIMIT : D11_SHM_SC_SRLIMIT);
+    bool group = ieee80211_is_group(ieee80211_addr1(t->mpdu));
+
+    if (t->ampdu != D11_AMPDU_NONE) {
+        /* an aggregate goes once; the driver resends what was missed */
+        return 1;
+    }
+    return t->want_ack && !group ? MIN(MAX(limit, 1), 15) : 1;
+}
+
+/*
+ * One frame engine @n fetched: @buf = 118-byte TX header + MPDU, @len
+ * bytes, read into @t for the air (the hub adds the radio's frequency and
+ * power).  False when the firmware drops it: its TX status is written.
+ */
+bool d11_xmit_tx_prepare(D11Xmit *x, D11State *m, unsigned n, uint8_t *buf,
+                         size_t len, D11TxFrame *t)
+{
+    uint32_t mac_ctl = d11_txh_read(n, buf, len, t);
+
+    if (len < D11_TXH_LEN + IEEE80211_ACK_LEN) {
+        /* not a frame: the firmware drops it, reporting it not sent */
+        BCM_GUEST_ERR(bcm4331_dma_ub_frame, "TX frame of %zu bytes too short",
+                      len);
+        d11_txstat_report(m, t->cookie, 0, false, 0);
+        return false;
+    }
+    t->len = len - D11_TXH_LEN;
+    t->seq = ieee80211_seq(t->mpdu);
+    /* "Ucode will clear MOREDATA on the last frame for us" (b43 dma.c) */
+    if (n == D11_DMA_MCAST_ENGINE &&
+        t->cookie == d11_shm_read16(m, D11_SHM_SH_MCASTCOOKIE)) {
+        t->mpdu[1] &= ~IEEE80211_FC1_MOREDATA;
+    }
+    if (mac_ctl & D11_TXH_MAC_KEYALG_MASK) {
+        /* hardware key: encrypt the body, append ICV/MIC (d11-crypto.c) */
+        t->len = d11_tx_encrypt(m, mac_ctl, t->mpdu, t->len,
+                                D11_TX_MAX_BYTES + D11_TX_CRYPTO_ROOM -
+                                D11_TXH_LEN);
+        if (!t->len) {
+            d11_txstat_frame(x, m, n, t->ampdu, t->cookie, 0, 0, false,
+                             t->seq);
+            return false;
+        }
+    }
+    d11_tx_rates(m, buf, mac_ctl, &t->meta);
+    d11_tx_protection(m, buf, mac_ctl, &t->meta);
+    t->limit = d11_tx_limit(m, t, mac_ctl);
+    trace_bcm4331_tx(t->cookie, t->len, t->meta.rate_500k, t->want_ack);
+    return true;
+}
+
+/* the radio is off: every attempt goes unanswered */
+void d11_xmit_tx_unsent(D11Xmit *x, D11State *m, const D11TxFrame *t)
+{
+    d11_txstat_frame(x, m, t->engine, t->ampdu, t->cookie, t->limit, 0,
+                     false, t->seq);
+}
+
+/*
+ * The air took the frame (@st, as wifi_medium_transmit() said): its TX
+ * status now (airtime off, result @r), or once its exchange ends
+ * (d11_xmit_tx_done())
+ */
+void d11_xmit_tx_sent(D11Xmit *x, D11State *m, const D11TxFrame *t,
+                      WifiTxStatus st, const WifiTxResult *r)
+{
+    switch (st) {
     case WIFI_TX_QUEUED:
-        /* its status comes from d11_air_tx_done() */
-        d11_tx_fifo_push(x, n, cookie, ieee80211_seq(f), want_ack, ampdu);
+        d11_tx_fifo_push(x, t->engine, t->cookie, t->seq, t->want_ack,
+                         t->ampdu);
         break;
     case WIFI_TX_DONE:
-        d11_txstat_frame(x, n, ampdu, cookie, r.attempts, 0,
-                         want_ack && r.acked, ieee80211_seq(f));
+        d11_txstat_frame(x, m, t->engine, t->ampdu, t->cookie, r->attempts,
+                         0, t->want_ack && r->acked, t->seq);
         break;
     default:
-        d11_txstat_frame(x, n, ampdu, cookie, 0, 0, false, ieee80211_seq(f));
+        d11_txstat_frame(x, m, t->engine, t->ampdu, t->cookie, 0, 0, false,
+                         t->seq);
         break;
     }
 }
 
-/* a beacon from the firmware's template: no ACK, no retry, no status */
-void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm)
+/*
+ * airtime on: the exchange of the oldest frame in the TX FIFO is over;
+ * false if the FIFO was empty (a frame queued before a reset)
+ */
+bool d11_xmit_tx_done(D11Xmit *x, D11State *m, const WifiTxResult *r)
 {
-    WifiFrameMeta meta = {
-        .freq_mhz = bcm_phy_radio_freq(x->phy),
-        .txpower_dbm = x->txpower,
-        .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
-        .ofdm = ofdm,
-        .rate_500k = ofdm ? IEEE80211_RATE_6M : IEEE80211_RATE_1M,
-    };
+    D11TxPending *p;
 
-    if (!meta.freq_mhz) {
-        return;
+    if (!x->tx_fifo_count) {
+        return false;
     }
-    if (wifi_medium_txq_len(&x->air) >= WIFI_TX_QUEUE_MAX - D11_TX_FIFO) {
-        /* the air is that far behind: this TBTT's beacon is skipped */
-        trace_bcm4331_fw_beacon_skipped(wifi_medium_txq_len(&x->air));
-        return;
+    p = &x->tx_fifo[x->tx_fifo_head];
+    x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
+    x->tx_fifo_count--;
+    if (!p->dead) {
+        d11_txstat_frame(x, m, p->engine, p->ampdu, p->cookie, r->attempts,
+                         r->rts_attempts, p->want_ack && r->acked, p->seq);
     }
-    wifi_medium_transmit(&x->air, frame, len, &meta, 1, false, NULL);
+    return true;
 }
 
 /* ------------------------------------------------------------------ */
 /* RX                                                                  */
 
-static bool d11_rx_ready(D11Xmit *x)
-{
-    return d11_mac_running(x->mac) && bcm_phy_radio_freq(x->phy) &&
-           d11_dma_rx_enabled(x->dma);
-}
-
 /* the firmware's receive filter (what b43_adjust_opmode() selects) */
-static bool d11_rx_filter(D11Xmit *x, const uint8_t *f, size_t len)
+static bool d11_rx_filter(D11State *m, const uint8_t *f, size_t len)
 {
-    uint32_t macctl = d11_macctl(x->mac);
+    uint32_t macctl = d11_macctl(m);
     bool ctrl;
     uint8_t own[IEEE80211_ADDR_LEN];
 
@@ -415,7 +446,7 @@ static bool d11_rx_filter(D11Xmit *x, const uint8_t *f, size_t len)
     if (ctrl && !FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
         return false;           /* control frames: consumed by the MAC */
     }
-    d11_own_addr(x->mac, own);
+    d11_own_addr(m, own);
     /* ACK and CTS to us answer our own frames: the firmware eats them */
     if (ctrl && (ieee80211_subtype(f) == IEEE80211_STYPE_ACK ||
                  ieee80211_subtype(f) == IEEE80211_STYPE_CTS) &&
@@ -436,50 +467,46 @@ static bool d11_rx_filter(D11Xmit *x, const uint8_t *f, size_t len)
             FIELD_EX32(macctl, D11_MACCTL, BEACPROMISC));
 }
 
-static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
-                         const WifiFrameMeta *meta)
+/*
+ * Does the firmware keep the frame?  One with a bad FCS: its addresses
+ * cannot be trusted, the firmware passes it (flagged) only when asked to
+ * (KEEP_BAD).
+ */
+bool d11_xmit_rx_accept(D11State *m, const uint8_t *f, size_t len,
+                        const WifiFrameMeta *meta)
 {
-    uint32_t fo = d11_dma_rx_offset(x->dma), octets;
-    g_autofree uint8_t *buf = NULL;
-    size_t total, flen = len + 4;           /* frame + FCS */
-    uint64_t tsf;
-    uint32_t fcs, macstat;
-    D11RxSlot slot;
+    return meta->fcs_bad ? FIELD_EX32(d11_macctl(m), D11_MACCTL, KEEP_BAD)
+                         : d11_rx_filter(m, f, len);
+}
 
-    if (!d11_rx_ready(x) || meta->freq_mhz != bcm_phy_radio_freq(x->phy)) {
-        return;
-    }
-    /*
-     * A frame with a bad FCS: its addresses cannot be trusted, the
-     * firmware passes it (flagged) only when asked to (KEEP_BAD).
-     */
-    if (meta->fcs_bad ? !FIELD_EX32(d11_macctl(x->mac), D11_MACCTL, KEEP_BAD)
-                      : !d11_rx_filter(x, f, len)) {
-        return;
-    }
-    fo = MAX(fo, D11_RXH_LEN);
-    total = fo + D11_PLCP_LEN + flen;
-    if (!d11_dma_rx_reserve(x->dma, total, len, &slot)) {
-        return;
-    }
-    buf = g_malloc0(total);
+/*
+ * The buffer the RX engine writes (zeroed, @fo + PLCP + frame + FCS
+ * bytes): the RX header at 0, the PLCP header at @fo, then the frame,
+ * decrypted with the key table when it can be, and its FCS
+ */
+void d11_xmit_rx_build(D11State *m, const D11RxPhy *phy, uint8_t *buf,
+                       uint32_t fo, const uint8_t *f, size_t len,
+                       const WifiFrameMeta *meta)
+{
+    size_t flen = len + 4;                  /* frame + FCS */
+    uint32_t fcs, macstat, octets;
+    uint64_t tsf;
+
     /* a protected frame for which the key table has a key: decrypt */
     memcpy(buf + fo + D11_PLCP_LEN, f, len);
     macstat = meta->fcs_bad ? D11_RX_MAC_FCSERR :
-              d11_rx_decrypt(x->mac, buf + fo + D11_PLCP_LEN, len);
+              d11_rx_decrypt(m, buf + fo + D11_PLCP_LEN, len);
     /* RX header, format 598 */
     stw_le_p(buf + D11_RXH_FRAME_LEN, D11_PLCP_LEN + flen);
     stw_le_p(buf + D11_RXH_PHY_STATUS0, meta->ofdm ? D11_RX_PHYST0_OFDM :
              meta->short_preamble ? D11_RX_PHYST0_SHORTPRMBL : 0);
     /* the signal each radio core measured: where the PHY reports it */
-    memset(buf + x->phy->model->rxh_power, (uint8_t)meta->signal_dbm,
-           D11_RXH_POWERS);
+    memset(buf + phy->power_at, (uint8_t)meta->signal_dbm, D11_RXH_POWERS);
     stl_le_p(buf + D11_RXH_MAC_STATUS, macstat | D11_RX_MAC_PHYST_VALID);
-    tsf = d11_tsf_now(x->mac);
+    tsf = d11_tsf_now(m);
     stw_le_p(buf + D11_RXH_MAC_TIME, (tsf - meta->airtime_us - 1) & 0xffff);
     stw_le_p(buf + D11_RXH_CHANNEL,
-             (bcm_phy_channel(x->phy) << D11_RXH_CHANNEL_SHIFT) |
-             FIELD_EX32(bcm_phy_version(x->phy), D11_PHY_VER, TYPE));
+             (phy->channel << D11_RXH_CHANNEL_SHIFT) | phy->phy_type);
     /* PLCP header as the PHY received it */
     octets = flen;
     if (meta->ofdm) {
@@ -494,90 +521,10 @@ static void d11_rx_frame(D11Xmit *x, const uint8_t *f, size_t len,
         fcs = ~fcs;             /* what the air did to it */
     }
     stl_le_p(buf + fo + D11_PLCP_LEN + len, fcs);
-
-    if (!d11_dma_rx_commit(x->dma, &slot, buf, total)) {
-        return;
-    }
-    trace_bcm4331_rx(len, meta->signal_dbm, slot.cd);
 }
 
-static void d11_air_receive(WifiMediumClient *c, const uint8_t *f, size_t len,
-                            const WifiFrameMeta *meta)
-{
-    D11Xmit *x = c->opaque;
-
-    d11_dma_hold(x->dma);
-    d11_rx_frame(x, f, len, meta);
-    d11_dma_release(x->dma);
-}
-
-/* airtime on: the exchange of the oldest frame in the TX FIFO is over */
-static void d11_air_tx_done(WifiMediumClient *c, const WifiTxResult *r)
-{
-    D11Xmit *x = c->opaque;
-    D11TxPending *p;
-
-    if (!x->tx_fifo_count) {
-        return;                 /* a frame queued before a reset */
-    }
-    p = &x->tx_fifo[x->tx_fifo_head];
-    x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
-    x->tx_fifo_count--;
-    d11_dma_tx_fifo_full(x->dma, !d11_tx_fifo_room(x));
-    if (!p->dead) {
-        d11_txstat_frame(x, p->engine, p->ampdu, p->cookie, r->attempts,
-                         r->rts_attempts, p->want_ack && r->acked, p->seq);
-    }
-    d11_dma_fetch_now(x->dma);  /* room in the FIFO again */
-}
-
-static const WifiMediumClientOps d11_air_ops = {
-    .receive = d11_air_receive,
-    .tx_done = d11_air_tx_done,
-};
-
-/*
- * Tell the air what the radio is now: the channel it is tuned to (0: off),
- * the address its filter acknowledges (RCM), whether it takes frames (the
- * MAC and the PSM run, RX DMA on), control frames (KEEP_CTL: a monitor)
- * and frames with a bad FCS (KEEP_BAD: mac80211's FIF_FCSFAIL).  Called
- * after everything that may change one of them: a register write to the
- * core, a core or device reset, rfkill, migration.
- */
-void d11_xmit_air_update(D11Xmit *x)
-{
-    uint8_t own[IEEE80211_ADDR_LEN];
-    uint32_t macctl = d11_macctl(x->mac);
-    unsigned wants = 0;
-
-    if (d11_rx_ready(x)) {
-        wants = WIFI_WANT_RX;
-        if (FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
-            wants |= WIFI_WANT_CTRL;
-        }
-        if (FIELD_EX32(macctl, D11_MACCTL, KEEP_BAD)) {
-            wants |= WIFI_WANT_BAD_FCS;
-        }
-    }
-    d11_own_addr(x->mac, own);
-    wifi_medium_set_freq(&x->air, bcm_phy_radio_freq(x->phy));
-    wifi_medium_set_addr(&x->air, own);
-    wifi_medium_set_wants(&x->air, wants);
-}
-
-void d11_xmit_init(D11Xmit *x, DeviceState *dev)
-{
-    x->air.ops = &d11_air_ops;
-    x->air.opaque = x;
-    x->air.name = dev->id ? dev->id : "bcm4331";
-    wifi_medium_attach(x->medium, &x->air, dev);
-    x->air.txpower_dbm = x->txpower;
-}
-
-void d11_xmit_exit(D11Xmit *x)
-{
-    wifi_medium_detach(&x->air);
-}
+/* ------------------------------------------------------------------ */
+/* reset, migration                                                    */
 
 void d11_xmit_reset(D11Xmit *x)
 {
@@ -585,30 +532,23 @@ void d11_xmit_reset(D11Xmit *x)
     x->tx_fifo_head = 0;
     x->tx_fifo_count = 0;
     memset(x->ampdu, 0, sizeof(x->ampdu));
-    wifi_medium_flush(&x->air);
 }
 
 /*
  * Migration: the frames in the TX FIFO were queued on the source's air,
  * which does not move.  For the driver they were sent and not
  * acknowledged (lost in the move): it gets their TX status here, in order,
- * so that its rings stay in step.  Called once every block is loaded.
+ * so that its rings stay in step.  Called once every block is loaded, and
+ * once the hub flushed what the medium still held of this card.
  */
-void d11_xmit_post_load(D11Xmit *x)
+void d11_xmit_post_load(D11Xmit *x, D11State *m)
 {
-    /*
-     * An in-process loadvm: what the medium still holds of this card's
-     * timeline before the load (frames contending or on the air, frames
-     * not yet delivered) is not the loaded state's; its tx_done would pop
-     * entries of the FIFO below
-     */
-    wifi_medium_flush(&x->air);
     while (x->tx_fifo_count) {
         D11TxPending *p = &x->tx_fifo[x->tx_fifo_head];
 
         if (!p->dead) {
-            d11_txstat_frame(x, p->engine, p->ampdu, p->cookie, 1, 0, false,
-                             p->seq);
+            d11_txstat_frame(x, m, p->engine, p->ampdu, p->cookie, 1, 0,
+                             false, p->seq);
         }
         x->tx_fifo_head = (x->tx_fifo_head + 1) % D11_TX_FIFO;
         x->tx_fifo_count--;

@@ -1,9 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * Broadcom BCM4331: the firmware's data path and the card's client of the
- * Wi-Fi medium (d11-xmit.c): TX header, PLCP rate, retries, TX status
- * words, the PHY's TX FIFO; the receive filter, RX header, PLCP and FCS.
+ * Broadcom BCM4331: the firmware's data path (d11-xmit.c), under the hub
+ * (d11-core.c), which pulls the frames from the DMA engines and is the
+ * card's client of the Wi-Fi medium.  TX: the TX header read into what
+ * the air needs (PLCP rate, fallback, protection, retries, encryption),
+ * the TX status words, the PHY's TX FIFO; RX: the receive filter, the RX
+ * header, PLCP and FCS around the frame.  Its functions take the MAC
+ * (d11-mac.h: SHM, TX status FIFO) they work on; it calls no block above.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -13,7 +17,7 @@
 
 #include "hw/net/bcm43xx/d11-regs.h"
 #include "net/wifi/medium.h"
-#include "bcm-common.h"
+#include "d11-mac.h"
 
 /* a frame handed to the air, awaiting its TX status (airtime on) */
 #define D11_TX_FIFO     32
@@ -40,17 +44,7 @@ typedef struct D11Ampdu {
     uint64_t bitmap;    /* bit i: MPDU start_seq + i acknowledged */
 } D11Ampdu;
 
-struct D11Xmit {
-    /* links (set at realize) */
-    D11State *mac;              /* filter, retry limits, TSF, TX status */
-    D11Dma *dma;                /* the RX ring; more TX after an exchange */
-    PhyState *phy;              /* the tuned channel */
-
-    /* properties */
-    WifiMedium *medium;
-    int32_t txpower;
-
-    WifiMediumClient air;
+typedef struct D11Xmit {
     /*
      * airtime on: the frames the DMA engines fetched and handed to the air
      * (the PHY's TX FIFO), oldest first, until their exchange ends and the
@@ -61,23 +55,48 @@ struct D11Xmit {
     D11TxPending tx_fifo[D11_TX_FIFO];
     uint32_t tx_fifo_head, tx_fifo_count;
     D11Ampdu ampdu[D11_DMA_ENGINES];
-};
+} D11Xmit;
+
+/* a frame an engine fetched, as the firmware read its TX header */
+typedef struct D11TxFrame {
+    unsigned engine;
+    unsigned ampdu;             /* its place in an A-MPDU (D11_AMPDU_*) */
+    uint16_t cookie;
+    uint16_t seq;               /* its sequence control field */
+    bool want_ack;
+    uint8_t *mpdu;              /* the frame, in the engine's buffer */
+    size_t len;
+    unsigned limit;             /* transmissions at most */
+    WifiFrameMeta meta;         /* the hub adds frequency and power */
+} D11TxFrame;
+
+/* how the PHY describes a received frame in the RX header */
+typedef struct D11RxPhy {
+    uint8_t power_at;           /* where the per-core signal goes */
+    unsigned channel;
+    uint16_t phy_type;
+} D11RxPhy;
 
 extern const VMStateDescription vmstate_d11_xmit;
 
-/* from the DMA engines */
-void d11_xmit_tx(D11Xmit *x, unsigned engine, uint8_t *buf, size_t len);
+/* TX */
+bool d11_xmit_tx_prepare(D11Xmit *x, D11State *m, unsigned engine,
+                         uint8_t *buf, size_t len, D11TxFrame *t);
+void d11_xmit_tx_unsent(D11Xmit *x, D11State *m, const D11TxFrame *t);
+void d11_xmit_tx_sent(D11Xmit *x, D11State *m, const D11TxFrame *t,
+                      WifiTxStatus st, const WifiTxResult *r);
+bool d11_xmit_tx_fifo_full(D11Xmit *x);
+bool d11_xmit_tx_done(D11Xmit *x, D11State *m, const WifiTxResult *r);
 void d11_xmit_engine_reset(D11Xmit *x, unsigned engine);
 
-/* from the firmware: a beacon from the template */
-void d11_xmit_beacon(D11Xmit *x, uint8_t *frame, size_t len, bool ofdm);
+/* RX: the filter, then the buffer the RX engine writes */
+bool d11_xmit_rx_accept(D11State *m, const uint8_t *f, size_t len,
+                        const WifiFrameMeta *meta);
+void d11_xmit_rx_build(D11State *m, const D11RxPhy *phy, uint8_t *buf,
+                       uint32_t fo, const uint8_t *f, size_t len,
+                       const WifiFrameMeta *meta);
 
-/* the radio's state to the air (after anything that may change it) */
-void d11_xmit_air_update(D11Xmit *x);
-
-void d11_xmit_init(D11Xmit *x, DeviceState *dev);
-void d11_xmit_exit(D11Xmit *x);
 void d11_xmit_reset(D11Xmit *x);
-void d11_xmit_post_load(D11Xmit *x);
+void d11_xmit_post_load(D11Xmit *x, D11State *m);
 
 #endif

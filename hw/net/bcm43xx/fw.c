@@ -19,10 +19,8 @@
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "migration/vmstate.h"
+#include "net/wifi/ieee80211.h"
 #include "fw.h"
-#include "d11-mac.h"
-#include "d11-dma.h"
-#include "d11-xmit.h"
 #include "trace.h"
 
 /*
@@ -76,10 +74,8 @@ void bcm_fw_ucode_write(FwState *fw, uint32_t word_index, uint32_t v,
     fw->ucode_bytes = MAX(fw->ucode_bytes, (word_index + 1) * 4);
 }
 
-static void bcm_fw_boot(FwState *fw)
+static void bcm_fw_boot(FwState *fw, D11State *m)
 {
-    D11State *m = fw->mac;
-
     if (fw->ucode_bytes == 0) {
         /* nothing to run: the PSM never signals (driver times out) */
         trace_bcm4331_fw_no_ucode(fw->ucode_bytes);
@@ -140,9 +136,11 @@ bool bcm_fw_running(FwState *fw)
     return fw->psm_running;
 }
 
-void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
+/* MACCTL went from @old to @val: what it asks of the hub (BCM_FW_*) */
+unsigned bcm_fw_macctl_changed(FwState *fw, D11State *m, uint32_t old,
+                               uint32_t val)
 {
-    D11State *m = fw->mac;
+    unsigned ev = 0;
     bool jmp0 = FIELD_EX32(val, D11_MACCTL, PSM_JMP0);
     bool run = FIELD_EX32(val, D11_MACCTL, PSM_RUN);
 
@@ -152,6 +150,7 @@ void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
             trace_bcm4331_fw_stop();
         }
         bcm_fw_reset(fw);
+        ev |= BCM_FW_PSM_RESET;
         trace_bcm4331_fw_ucode_upload_start();
     }
     if (fw->psm_running && !run) {
@@ -161,11 +160,11 @@ void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
     if (run && !jmp0 && !fw->psm_running &&
         (!FIELD_EX32(old, D11_MACCTL, PSM_RUN) ||
          FIELD_EX32(old, D11_MACCTL, PSM_JMP0))) {
-        bcm_fw_boot(fw);
-        return;
+        bcm_fw_boot(fw, m);
+        return ev;
     }
     if (!fw->psm_running) {
-        return;
+        return ev;
     }
     if (FIELD_EX32(old, D11_MACCTL, ENABLED) &&
         !FIELD_EX32(val, D11_MACCTL, ENABLED)) {
@@ -177,8 +176,9 @@ void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
                FIELD_EX32(val, D11_MACCTL, ENABLED)) {
         d11_shm_write16(m, D11_SHM_SH_UCODESTAT, D11_UCODESTAT_ACTIVE);
         trace_bcm4331_fw_enable();
-        d11_dma_kick(fw->dma);  /* frames posted while suspended go out */
+        ev |= BCM_FW_MAC_ENABLED;   /* frames posted while suspended go out */
     }
+    return ev;
 }
 
 /* ---- beacons (AP, mesh, IBSS): b43/main.c b43_update_templates() ---- */
@@ -190,40 +190,40 @@ void bcm_fw_macctl_changed(FwState *fw, uint32_t old, uint32_t val)
 #define FW_SHM_BEACPHYCTL       0x0054
 #define FW_TPL_BEACON0          0x068
 #define FW_TPL_BEACON1          0x468
-#define FW_TPL_BEACON_MAX       0x200
 #define FW_MACCMD_BEACON_VALID(i) (1u << (i))
 
 /* the firmware beacons in AP/mesh (MACCTL.AP) and IBSS (INFRA clear) */
-static bool bcm_fw_beaconing(FwState *fw)
+static bool bcm_fw_beaconing(FwState *fw, D11State *m)
 {
-    uint32_t c = d11_macctl(fw->mac);
+    uint32_t c = d11_macctl(m);
 
     return fw->psm_running && FIELD_EX32(c, D11_MACCTL, ENABLED) &&
            !FIELD_EX32(c, D11_MACCTL, TBTTHOLD) &&
            (FIELD_EX32(c, D11_MACCTL, AP) || !FIELD_EX32(c, D11_MACCTL, INFRA));
 }
 
-static uint32_t bcm_fw_beacon_interval_us(FwState *fw)
+static uint32_t bcm_fw_beacon_interval_us(D11State *m)
 {
     /* CFP_REP bits 31:6: beacon interval in us (b43 writes TU << 16) */
-    return d11_reg(fw->mac, A_D11_TSF_CFP_REP) >> 6;
+    return d11_reg(m, A_D11_TSF_CFP_REP) >> 6;
 }
 
-void bcm_fw_tbtt_update(FwState *fw)
+/* the TBTT timer follows the beacon registers, the TSF and MACCTL */
+void bcm_fw_tbtt_update(FwState *fw, D11State *m)
 {
-    uint32_t iv = bcm_fw_beacon_interval_us(fw);
-    uint32_t start = d11_reg(fw->mac, A_D11_TSF_CFP_START);
+    uint32_t iv = bcm_fw_beacon_interval_us(m);
+    uint32_t start = d11_reg(m, A_D11_TSF_CFP_START);
     uint64_t tsf, next;
 
     if (!fw->tbtt_timer) {
         return;
     }
     /* at least 1 TU: a guest cannot make the firmware beacon in a loop */
-    if (!bcm_fw_beaconing(fw) || iv < 1024) {
+    if (!bcm_fw_beaconing(fw, m) || iv < 1024) {
         timer_del(fw->tbtt_timer);
         return;
     }
-    tsf = d11_tsf_now(fw->mac);
+    tsf = d11_tsf_now(m);
     if ((uint32_t)tsf < start) {
         next = (tsf & ~0xffffffffull) | start;
     } else {
@@ -233,19 +233,23 @@ void bcm_fw_tbtt_update(FwState *fw)
               (int64_t)(next - tsf) * SCALE_US);
 }
 
-static void bcm_fw_send_beacon(FwState *fw, unsigned t)
+/*
+ * The beacon of template @t into @b (no beacon if its length is invalid),
+ * with the firmware's DTIM count in its TIM and the TSF as its timestamp
+ */
+static void bcm_fw_beacon(FwState *fw, D11State *m, unsigned t,
+                          bool mcast_posted, BcmFwBeacon *b)
 {
-    D11State *m = fw->mac;
     uint32_t base = t ? FW_TPL_BEACON1 : FW_TPL_BEACON0;
     uint32_t len = d11_shm_read16(m, t ? FW_SHM_BTL1 : FW_SHM_BTL0);
     uint32_t timpos = d11_shm_read16(m, FW_SHM_TIMBPOS);
     uint8_t period = d11_shm_read16(m, FW_SHM_DTIMPER);
-    uint8_t tpl[FW_TPL_BEACON_MAX];
-    uint8_t *frame = tpl + 6;   /* after the PLCP header */
+    uint8_t *tpl = b->tpl;
+    uint8_t *frame = tpl + BCM_FW_BEACON_PLCP;
     bool dtim = false;
 
     /* the length includes the 6-byte PLCP; bounded by the template */
-    if (len < 6 + 24 + 12 || len > FW_TPL_BEACON_MAX ||
+    if (len < 6 + 24 + 12 || len > BCM_FW_BEACON_MAX ||
         !d11_template_read(m, base, tpl, len)) {
         BCM_GUEST_ERR(bcm4331_fw_ub_beacon_len, "beacon template %u length "
                       "%u invalid", t, len);
@@ -263,7 +267,7 @@ static void bcm_fw_send_beacon(FwState *fw, unsigned t)
 
         tim[2] = fw->dtim_count;
         dtim = fw->dtim_count == 0;
-        if (dtim && d11_dma_tx_posted(fw->dma, D11_DMA_MCAST_ENGINE)) {
+        if (dtim && mcast_posted) {
             tim[4] |= 1;        /* group frames follow */
         }
         fw->dtim_count = fw->dtim_count ? fw->dtim_count - 1
@@ -274,36 +278,42 @@ static void bcm_fw_send_beacon(FwState *fw, unsigned t)
     /* timestamp: the TSF at transmission */
     stq_le_p(frame + 24, d11_tsf_now(m));
     trace_bcm4331_fw_beacon(t, len - 6, dtim);
-    d11_xmit_beacon(fw->xmit, frame, len - 6,
-                    d11_shm_read16(m, FW_SHM_BEACPHYCTL) & 1);
-    if (dtim) {
-        d11_dma_mcast_release(fw->dma);     /* the group frames follow */
-    }
+    b->len = len - BCM_FW_BEACON_PLCP;
+    b->ofdm = d11_shm_read16(m, FW_SHM_BEACPHYCTL) & 1;
+    b->dtim = dtim;     /* the group frames follow */
 }
 
-static void bcm_fw_tbtt(void *opaque)
+/*
+ * A TBTT: false when the firmware does not beacon (the timer stops);
+ * else the beacon to send in @b (b->len 0: none), and the hub sends it
+ * and moves the timer on (bcm_fw_tbtt_update()).  @mcast_posted: engine 4
+ * has group frames.
+ */
+bool bcm_fw_tbtt(FwState *fw, D11State *m, bool mcast_posted,
+                 BcmFwBeacon *b)
 {
-    FwState *fw = opaque;
     unsigned a = fw->beacon_active, o = !a;
 
-    if (!bcm_fw_beaconing(fw)) {
-        return;
+    b->len = 0;
+    if (!bcm_fw_beaconing(fw, m)) {
+        return false;
     }
     /* template ping-pong: switch to a newly validated template */
-    if (d11_maccmd(fw->mac) & FW_MACCMD_BEACON_VALID(o)) {
-        d11_maccmd_clear(fw->mac, FW_MACCMD_BEACON_VALID(a));
+    if (d11_maccmd(m) & FW_MACCMD_BEACON_VALID(o)) {
+        d11_maccmd_clear(m, FW_MACCMD_BEACON_VALID(a));
         fw->beacon_active = a = o;
-        d11_raise_irq(fw->mac, D11_IRQ_BEACON);
+        d11_raise_irq(m, D11_IRQ_BEACON);
     }
-    if (d11_maccmd(fw->mac) & FW_MACCMD_BEACON_VALID(a)) {
-        bcm_fw_send_beacon(fw, a);
+    if (d11_maccmd(m) & FW_MACCMD_BEACON_VALID(a)) {
+        bcm_fw_beacon(fw, m, a, mcast_posted, b);
     }
-    bcm_fw_tbtt_update(fw);
+    return true;
 }
 
-void bcm_fw_init(FwState *fw)
+/* the TBTT timer calls @tbtt (the hub's, which calls bcm_fw_tbtt()) */
+void bcm_fw_init(FwState *fw, QEMUTimerCB *tbtt, void *opaque)
 {
-    fw->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, bcm_fw_tbtt, fw);
+    fw->tbtt_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, tbtt, opaque);
 }
 
 void bcm_fw_exit(FwState *fw)
@@ -321,7 +331,6 @@ void bcm_fw_reset(FwState *fw)
 {
     fw->beacon_active = 0;
     fw->dtim_count = 0;
-    d11_dma_mcast_hold(fw->dma);
     if (fw->tbtt_timer) {
         timer_del(fw->tbtt_timer);
     }

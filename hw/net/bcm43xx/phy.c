@@ -217,6 +217,12 @@ void bcm_phy_port_write(PhyState *p, BcmPhyPort port, uint32_t val,
     }
 }
 
+/* where the RX header carries the signal each radio core measured */
+uint8_t bcm_phy_rxh_power(PhyState *p)
+{
+    return p->model->rxh_power;
+}
+
 void bcm_phy_reset(PhyState *p)
 {
     const BcmPhyModel *model = p->model;

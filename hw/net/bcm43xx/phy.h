@@ -30,7 +30,7 @@
 
 typedef struct BcmPhyModel BcmPhyModel;
 
-struct PhyState {
+typedef struct PhyState {
     const BcmPhyModel *model;   /* the chip's PHY (set at init) */
     uint16_t phy_addr;
     uint16_t phy[BCM_PHY_REGS];
@@ -41,7 +41,7 @@ struct PhyState {
     uint16_t radio[BCM_RADIO_BLOCKS][BCM_RADIO_REGS];
     uint32_t freq_mhz;          /* tuned frequency, from the driver's writes */
     bool rfkill;                /* the hardware radio switch: off */
-};
+} PhyState;
 
 /*
  * A PHY model.  @rfseq_status reads 0 (forced RF sequences complete at
@@ -97,6 +97,7 @@ unsigned bcm_phy_channel(PhyState *p);
 uint32_t bcm_phy_radio_freq(PhyState *p);
 bool bcm_phy_rfkill(PhyState *p);
 bool bcm_phy_set_rfkill(PhyState *p, bool blocked);
+uint8_t bcm_phy_rxh_power(PhyState *p);
 
 /* for the models: tune to @f MHz (0: a value no channel has, ignored) */
 void bcm_phy_tune(PhyState *p, uint32_t f, uint16_t from);
