@@ -10,7 +10,10 @@ hw/net/wifi/, net/wifi/; static inline functions of headers are QEMU-style
 helpers and not counted) and notes the file of its caller.  A crossing is a
 call from one of our .c files into another of our .c files.  A call from
 QEMU's code into ours (an MMIO access, a timer, the net layer) starts an
-episode.
+episode.  A tail call leaves no frame behind: a function entered with the
+return address of another function entered before it in the episode is
+taken to be called by that one (the interrupt chain MAC -> qemu_set_irq ->
+PCI glue is such a chain).
 
 The frame's two paths are made of episodes:
   TX  the write of engine 1's TXINDEX that sends the data frame, the
@@ -50,6 +53,7 @@ def ours(path):
     return None
 
 out = open(LOG, "w")
+last = [None]
 
 def where(frame):
     try:
@@ -67,7 +71,16 @@ class Entry(gdb.Breakpoint):
 
     def stop(self):
         f = gdb.newest_frame()
+        # (the function at this address: one line can hold several, the
+        # accessors a macro defines)
+        fn = f.name() or self.fn
         caller = f.older()
+        # a line can also have two locations in one function (the
+        # compiler's layout): a second hit of the same call, not a call
+        me = (fn, caller.pc() if caller is not None else 0)
+        if last[0] is not None and last[0][0] == me and last[0][1] != f.pc():
+            return False
+        last[0] = (me, f.pc())
         cfile = where(caller) if caller is not None else None
         cfn = caller.name() if caller is not None else None
         arg = ""
@@ -78,8 +91,8 @@ class Entry(gdb.Breakpoint):
                     break
                 except (ValueError, gdb.error):
                     pass
-        out.write("%%s\t%%s\t%%s\t%%s\t%%s\n" %% (self.fn, self.path,
-                                         cfn or "?", cfile or "-", arg))
+        out.write("%%s\t%%s\t%%s\t%%s\t%%s\t%%x\n" %% (
+            fn, self.path, cfn or "?", cfile or "-", arg, me[1]))
         return False
 
 text = gdb.execute("info functions -n .", to_string=True)
@@ -94,8 +107,18 @@ for line in text.splitlines():
     m = re.match(r"\s*(\d+):\s*(.*?)\b(\w+)\(", line)
     if m:
         specs.append((cur, m.group(3), int(m.group(1))))
+# one breakpoint a line; a line that starts several functions (the
+# accessors a macro defines) gets one a function
+per_line = {}
 for path, fn, lineno in specs:
-    Entry("%%s:%%d" %% (os.path.basename(path), lineno), fn, path)
+    per_line.setdefault((path, lineno), []).append(fn)
+for (path, lineno), fns in per_line.items():
+    base = os.path.basename(path)
+    if len(fns) == 1:
+        Entry("%%s:%%d" %% (base, lineno), fns[0], path)
+    else:
+        for fn in fns:
+            Entry("%%s:%%s" %% (base, fn), fn, path)
 gdb.execute("run")
 out.close()
 '''
@@ -108,6 +131,8 @@ def main():
     ap.add_argument("--qemu", help="another QEMU binary to count in (an "
                     "older tree's: the qtest speaks only to the device)")
     ap.add_argument("-v", action="store_true", help="list every crossing")
+    ap.add_argument("--episodes", action="store_true",
+                    help="list every episode of the test instead")
     args = ap.parse_args()
     qemu = args.qemu or os.path.join(args.build, "qemu-system-x86_64")
     test = os.path.join(args.build, "tests", "qtest", "bcm4331-ap-test")
@@ -133,17 +158,34 @@ def main():
                 sys.stdout.write(f.read()[-3000:])
             sys.exit("count-crossings: the qtest did not pass under gdb")
         rows = [line.rstrip("\n").split("\t") for line in open(log)]
+    if args.episodes:
+        for i, e in enumerate(episodes(rows)):
+            print("%d %s (%s) %s: %d calls, %d crossings"
+                  % (i, e["entry"], e["file"], e["arg"], len(e["calls"]),
+                     len(crossings(e))))
+        return
     report(rows, args.v)
 
 
 def episodes(rows):
     """the calls grouped by their entry from QEMU's code"""
     eps = []
-    for fn, path, cfn, cfile, arg in rows:
+    by_ret = {}
+    for fn, path, cfn, cfile, arg, cpc in rows:
+        # a tail call leaves no frame: a function entered with the return
+        # address of another one entered before it in the episode was
+        # called by that one (d11_air_receive() ends in a call of
+        # d11_core_release(); an interrupt runs MAC -> qemu_set_irq -> PCI
+        # glue)
+        prev = by_ret.get(cpc)
+        if prev and prev[1] != fn:
+            cfile, cfn = prev
         if cfile == "-":
             eps.append({"entry": fn, "file": path, "arg": arg, "calls": []})
+            by_ret = {}
         elif eps:
             eps[-1]["calls"].append((cfile, cfn, path, fn))
+        by_ret[cpc] = (path, fn)
     return eps
 
 

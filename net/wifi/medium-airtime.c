@@ -150,8 +150,9 @@ static void wifi_job_frame_start(WifiTxJob *j, int64_t now)
     const WifiEmission *e;
 
     j->attempts++;
-    wifi_meta_for_attempt(&j->meta, j->attempts, j->len);
     if (j->attempts > 1) {
+        /* a retransmission: at the fallback rate, when it is time */
+        wifi_meta_for_attempt(&j->meta, j->attempts, j->len);
         j->data[1] |= IEEE80211_FC1_RETRY;
         j->from->stats.tx_retries++;
     }

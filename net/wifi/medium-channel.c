@@ -253,19 +253,10 @@ static bool wifi_rx_survives(WifiMedium *m, const WifiLocalTx *tx,
 static bool wifi_ack_returns(WifiMedium *m, const WifiLocalTx *tx,
                              WifiMediumClient *c)
 {
-    WifiPath back = { 0 };
-    WifiSite own;
-
     if (!tx->from) {
         return true;            /* the other process judges that */
     }
-    wifi_client_site(c, &own);
-    wifi_path(m, c, &own, tx->meta->txpower_dbm, tx->from, &back);
-    if (back.heard &&
-        wifi_path_survives(m, &back,
-                           wifi_ack_rate(tx->meta->rate_500k, tx->meta->ofdm),
-                           tx->meta->ofdm, tx->meta->short_preamble,
-                           WIFI_ACK_BYTES)) {
+    if (wifi_ack_heard(m, c, tx->from, tx->meta)) {
         return true;
     }
     trace_wifi_medium_ack_lost(c->name, tx->from->name);
@@ -321,9 +312,14 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
     }
     QTAILQ_FOREACH(c, &m->clients, next) {
         WifiPath p;
-        bool good, deaf, for_c, takes;
+        bool good, deaf, for_c, may, takes;
 
         if (c == tx->from || c->freq_mhz != meta->freq_mhz) {
+            continue;
+        }
+        /* a radio that wants none of it hears it only for its NAV */
+        may = wifi_client_takes(c, tx->frame, false);
+        if (!may && !tx->e) {
             continue;
         }
         wifi_path(m, tx->from, tx->site, meta->txpower_dbm, c, &p);
@@ -336,13 +332,15 @@ WifiMediumClient *wifi_medium_local(WifiMedium *m, const WifiLocalTx *tx,
         if (deaf) {
             continue;
         }
-        takes = wifi_client_takes(c, tx->frame, !good);
+        takes = may && wifi_client_takes(c, tx->frame, !good);
         if ((takes && !wifi_rx_enqueue(m, c, tx, !good, p.signal_dbm)) ||
             !good) {
             continue;           /* a full queue: dropped, not acknowledged */
         }
-        c->stats.rx_frames++;
-        c->stats.rx_bytes += tx->len;
+        if (takes) {
+            c->stats.rx_frames++;
+            c->stats.rx_bytes += tx->len;
+        }
         if (tx->e) {
             wifi_nav_update(c, tx->frame, tx->len, tx->e->end_ns);
         }

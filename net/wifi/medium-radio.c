@@ -684,3 +684,20 @@ void wifi_medium_class_add_radio_props(ObjectClass *klass)
         "guests run): with the signal it gives each receiver's SNR, hence "
         "its frame error rate per rate");
 }
+
+/*
+ * Does the ACK of @acker reach @to, the sender of the frame it answers
+ * (@dm: that frame's meta): at the ACK's rate, with the frame's power?
+ */
+bool wifi_ack_heard(WifiMedium *m, WifiMediumClient *acker,
+                    WifiMediumClient *to, const WifiFrameMeta *dm)
+{
+    WifiPath back = { 0 };
+    WifiSite own;
+
+    wifi_client_site(acker, &own);
+    wifi_path(m, acker, &own, dm->txpower_dbm, to, &back);
+    return back.heard &&
+           wifi_path_survives(m, &back, wifi_ack_rate(dm->rate_500k, dm->ofdm),
+                              dm->ofdm, dm->short_preamble, WIFI_ACK_BYTES);
+}

@@ -29,6 +29,8 @@ void wifi_path(WifiMedium *m, WifiMediumClient *txc, const WifiSite *tx,
                int8_t txpower_dbm, WifiMediumClient *rx, WifiPath *p);
 bool wifi_path_survives(WifiMedium *m, const WifiPath *p, uint16_t rate_500k,
                         bool ofdm, bool short_preamble, size_t bytes);
+bool wifi_ack_heard(WifiMedium *m, WifiMediumClient *acker,
+                    WifiMediumClient *to, const WifiFrameMeta *dm);
 void wifi_links_init(WifiMedium *m);
 void wifi_links_free(WifiMedium *m);
 bool wifi_link_apply(WifiMedium *m, const char *a, const char *b,

@@ -134,9 +134,10 @@ WifiTxStatus wifi_medium_transmit(WifiMediumClient *c, uint8_t *frame,
         if (r.attempts) {
             frame[1] |= IEEE80211_FC1_RETRY;
             c->stats.tx_retries++;
+            /* a retransmission: at the fallback rate, when it is time */
+            wifi_meta_for_attempt(meta, r.attempts + 1, len);
         }
         r.attempts++;
-        wifi_meta_for_attempt(meta, r.attempts, len);
         r.acked = wifi_medium_send(c, frame, len, meta);
     } while (!r.acked && r.attempts < limit);
     if (result) {

@@ -23,6 +23,8 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "system/replay.h"
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qemu/guest-random.h"
@@ -47,12 +49,6 @@ static bool d11_core_mac_running(D11Core *c)
            FIELD_EX32(d11_macctl(&c->mac), D11_MACCTL, ENABLED);
 }
 
-/* AP mode: engine 4's group frames wait for a DTIM beacon */
-static bool d11_core_ap(D11Core *c)
-{
-    return FIELD_EX32(d11_macctl(&c->mac), D11_MACCTL, AP);
-}
-
 /* the radio receives: the MAC runs, the radio is on, the RX engine too */
 static bool d11_core_rx_ready(D11Core *c)
 {
@@ -66,6 +62,40 @@ static void d11_core_dma_intr(void *opaque, unsigned engine, uint32_t reason)
     D11Core *c = opaque;
 
     d11_raise_dma_irq(&c->mac, engine, reason);
+}
+
+/*
+ * A path that does DMA holds the card: a DMA access can unplug it
+ * (d11-dma.c).  The reference is dropped from a bottom half of its own once
+ * the card is gone, so that the caller of the path (the medium's delivery,
+ * the MMIO dispatch, a timer) still finds the device's memory, its
+ * reentrancy guard included, when it returns.
+ */
+static void d11_core_hold(D11Core *c)
+{
+    object_ref(OBJECT(c->pci));
+}
+
+static void d11_core_unref_bh(void *opaque)
+{
+    object_unref(opaque);
+}
+
+static void d11_core_release(D11Core *c)
+{
+    if (DEVICE(c->pci)->realized) {
+        object_unref(OBJECT(c->pci));
+        return;
+    }
+    /* through the replay queue: a replayed run drops it at the same point */
+    replay_bh_schedule_oneshot_event(qemu_get_aio_context(),
+                                     d11_core_unref_bh, OBJECT(c->pci));
+}
+
+/* the card was unplugged by its own DMA */
+static bool d11_core_gone(D11Core *c)
+{
+    return !DEVICE(c->pci)->realized;
 }
 
 /* ------------------------------------------------------------------ */
@@ -93,7 +123,7 @@ static void d11_core_xmit(D11Core *c, unsigned n, uint8_t *buf, size_t len)
         return;
     }
     t.meta.txpower_dbm = c->txpower;
-    t.meta.freq_mhz = bcm_phy_radio_freq(&c->phy);
+    t.meta.freq_mhz = c->air.freq_mhz;      /* as the air knows it */
     if (!t.meta.freq_mhz) {
         d11_xmit_tx_unsent(&c->xmit, &c->mac, &t);
         return;
@@ -104,19 +134,15 @@ static void d11_core_xmit(D11Core *c, unsigned n, uint8_t *buf, size_t len)
 }
 
 /*
- * send what engine @n's ring holds, at most @budget frames (@ap: AP mode,
- * engine 4 waits for a DTIM); true: more to do
+ * send what engine @n's ring holds (it may send), at most @budget frames;
+ * true: more to do
  */
-static bool d11_core_tx_engine(D11Core *c, unsigned n, unsigned budget,
-                               bool ap)
+static bool d11_core_tx_engine(D11Core *c, unsigned n, unsigned budget)
 {
     g_autofree uint8_t *buf = NULL;
     size_t len;
     uint32_t next;
 
-    if (!d11_dma_tx_ready(&c->dma, n, ap)) {
-        return false;
-    }
     while (d11_dma_tx_posted(&c->dma, n)) {
         if (!budget--) {
             return true;        /* more to do: reschedule */
@@ -148,28 +174,32 @@ static void d11_core_tx_work(void *opaque)
 {
     D11Core *c = opaque;
     bool more = false;
-    bool ap;
+    uint32_t due;
+    uint32_t macctl = d11_macctl(&c->mac);
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!d11_core_mac_running(c)) {
+    if (!FIELD_EX32(macctl, D11_MACCTL, ENABLED) || !bcm_fw_running(&c->fw)) {
         return;
     }
-    ap = d11_core_ap(c);
-    d11_dma_hold(&c->dma);
-    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_dma_gone(&c->dma); n++) {
-        more |= d11_core_tx_engine(c, n, D11_TX_BUDGET, ap);
+    d11_core_hold(c);
+    /* AP mode: engine 4's group frames wait for a DTIM beacon */
+    due = d11_dma_tx_due(&c->dma, FIELD_EX32(macctl, D11_MACCTL, AP));
+    for (unsigned n = 0; n < D11_DMA_ENGINES && !d11_core_gone(c); n++) {
+        if (due & BIT(n)) {
+            more |= d11_core_tx_engine(c, n, D11_TX_BUDGET);
+        }
     }
-    if (more && !d11_dma_gone(&c->dma)) {
+    if (more && !d11_core_gone(c)) {
         wifi_deferred_schedule(c->tx_work);
     }
-    d11_dma_release(&c->dma);
+    d11_core_release(c);
 }
 
 /* a beacon from the firmware's template: no ACK, no retry, no status */
 static void d11_core_beacon(D11Core *c, uint8_t *frame, size_t len, bool ofdm)
 {
     WifiFrameMeta meta = {
-        .freq_mhz = bcm_phy_radio_freq(&c->phy),
+        .freq_mhz = c->air.freq_mhz,
         .txpower_dbm = c->txpower,
         .tx_time_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .ofdm = ofdm,
@@ -217,32 +247,31 @@ static void d11_core_tbtt(void *opaque)
 static void d11_rx_frame(D11Core *c, const uint8_t *f, size_t len,
                          const WifiFrameMeta *meta)
 {
-    uint32_t fo = d11_dma_rx_offset(&c->dma);
     g_autofree uint8_t *buf = NULL;
-    size_t total;
     D11RxSlot slot;
-    D11RxPhy phy;
+    BcmPhyRx phy;
 
-    if (!d11_core_rx_ready(c) ||
-        meta->freq_mhz != bcm_phy_radio_freq(&c->phy)) {
+    /*
+     * what the radio told the air (d11_core_air_update()) is what it is:
+     * a frame queued before it changed finds it off or elsewhere
+     */
+    if (!(c->air.wants & WIFI_WANT_RX) || meta->freq_mhz != c->air.freq_mhz) {
         return;
     }
-    if (!d11_xmit_rx_accept(&c->mac, f, len, meta)) {
+    if (!d11_xmit_rx_accept(d11_macctl(&c->mac), c->air.addr, f, len, meta)) {
         return;
     }
-    fo = MAX(fo, D11_RXH_LEN);
-    total = fo + D11_PLCP_LEN + len + 4;    /* frame + FCS */
-    if (!d11_dma_rx_reserve(&c->dma, total, len, &slot)) {
+    /* RX header (at least D11_RXH_LEN), PLCP, frame, FCS */
+    if (!d11_dma_rx_reserve(&c->dma, D11_RXH_LEN, D11_PLCP_LEN + len + 4,
+                            len, &slot)) {
+        d11_core_air_update(c);     /* the RX engine may have stopped */
         return;
     }
-    buf = g_malloc0(total);
-    phy = (D11RxPhy) {
-        .power_at = bcm_phy_rxh_power(&c->phy),
-        .channel = bcm_phy_channel(&c->phy),
-        .phy_type = FIELD_EX32(bcm_phy_version(&c->phy), D11_PHY_VER, TYPE),
-    };
-    d11_xmit_rx_build(&c->mac, &phy, buf, fo, f, len, meta);
-    if (!d11_dma_rx_commit(&c->dma, &slot, buf, total)) {
+    buf = g_malloc0(slot.total);
+    bcm_phy_rx_info(&c->phy, &phy);
+    d11_xmit_rx_build(&c->mac, &phy, buf, slot.fo, f, len, meta);
+    if (!d11_dma_rx_commit(&c->dma, &slot, buf, slot.total)) {
+        d11_core_air_update(c);
         return;
     }
     trace_bcm4331_rx(len, meta->signal_dbm, slot.cd);
@@ -253,9 +282,9 @@ static void d11_air_receive(WifiMediumClient *cl, const uint8_t *f,
 {
     D11Core *c = cl->opaque;
 
-    d11_dma_hold(&c->dma);
+    d11_core_hold(c);
     d11_rx_frame(c, f, len, meta);
-    d11_dma_release(&c->dma);
+    d11_core_release(c);
 }
 
 /* airtime on: the exchange of the oldest frame in the TX FIFO is over */
@@ -646,6 +675,9 @@ static void d11_w_dma(D11Core *c, uint32_t off, uint32_t val, uint32_t mask)
     if (ev & D11_DMA_TX_START) {
         d11_core_tx_work(c);    /* TXINDEX moved: fetch at once */
     }
+    if (n == 0) {
+        d11_core_air_update(c);     /* the RX engine (engine 0) */
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -661,10 +693,14 @@ typedef struct D11Reg {
     D11RegRead *read;
     D11RegWrite *write;
     bool own_trace;             /* the DMA engines trace their registers */
+    bool air;                   /* a write may change what the air sees */
 } D11Reg;
 
 #define D11_REG(a, lo, hi, r, w) \
     [(a) >> 2] = { .name = { lo, hi }, .read = r, .write = w }
+/* ... whose write may change what the air sees of the radio */
+#define D11_REG_AIR(a, lo, hi, r, w) \
+    [(a) >> 2] = { .name = { lo, hi }, .read = r, .write = w, .air = true }
 
 /* an engine's interrupt reason and mask, in the MAC's register file */
 #define D11_DMA_REASON_REG(i) \
@@ -682,7 +718,7 @@ static const D11Reg d11_regs[BCMA_CORE_SIZE / 4] = {
     D11_DMA_REASON_REG(4), D11_DMA_MASK_REG(4),
     D11_DMA_REASON_REG(5), D11_DMA_MASK_REG(5),
     D11_REG(A_D11_RX_LAZY, "RX_LAZY", NULL, NULL, NULL),
-    D11_REG(A_D11_MACCTL, "MACCTL", "MACCTL", d11_r_macctl, d11_w_macctl),
+    D11_REG_AIR(A_D11_MACCTL, "MACCTL", "MACCTL", d11_r_macctl, d11_w_macctl),
     D11_REG(A_D11_MACCMD, "MACCMD", "MACCMD", d11_r_maccmd, d11_w_maccmd),
     D11_REG(A_D11_GEN_IRQ_REASON, "GEN_IRQ_REASON", "GEN_IRQ_REASON",
             d11_r_irq_reason, d11_w_irq_reason),
@@ -710,17 +746,17 @@ static const D11Reg d11_regs[BCMA_CORE_SIZE / 4] = {
     [D11_DMA_BASE >> 2 ... (D11_DMA_END >> 2) - 1] = {
         .read = d11_r_dma, .write = d11_w_dma, .own_trace = true,
     },
-    D11_REG(A_D11_RADIO24_CONTROL, "RADIO24_CONTROL", "RADIO24_DATA",
+    D11_REG_AIR(A_D11_RADIO24_CONTROL, "RADIO24_CONTROL", "RADIO24_DATA",
             d11_r_radio24, d11_w_radio24),
-    D11_REG(A_D11_PHY_VER, "PHY_VER", NULL, d11_r_phy_ver, d11_w_phy_ver),
+    D11_REG_AIR(A_D11_PHY_VER, "PHY_VER", NULL, d11_r_phy_ver, d11_w_phy_ver),
     D11_REG(A_D11_PHY0, NULL, "PHY0", NULL, NULL),
-    D11_REG(A_D11_RADIO_CONTROL, NULL, NULL, d11_r_radio_control,
+    D11_REG_AIR(A_D11_RADIO_CONTROL, NULL, NULL, d11_r_radio_control,
             d11_w_radio_control),
-    D11_REG(A_D11_RADIO_DATA, NULL, NULL, d11_r_radio_data,
+    D11_REG_AIR(A_D11_RADIO_DATA, NULL, NULL, d11_r_radio_data,
             d11_w_radio_data),
-    D11_REG(A_D11_PHY_CONTROL, "PHY_CONTROL", "PHY_DATA", d11_r_phy_port,
+    D11_REG_AIR(A_D11_PHY_CONTROL, "PHY_CONTROL", "PHY_DATA", d11_r_phy_port,
             d11_w_phy_port),
-    D11_REG(A_D11_MACFILTER_CONTROL, "MACFILTER_CONTROL", "MACFILTER_DATA",
+    D11_REG_AIR(A_D11_MACFILTER_CONTROL, "MACFILTER_CONTROL", "MACFILTER_DATA",
             d11_r_macfilter, d11_w_macfilter),
     D11_REG(A_D11_RCMTA_COUNT, "RCMTA_COUNT", NULL, NULL, NULL),
     D11_REG(A_D11_PSM_PHY_HDR, NULL, "PSM_PHY_HDR", NULL, NULL),
@@ -778,8 +814,9 @@ static void d11_core_write(void *opaque, uint32_t off, uint32_t val,
         /* everything else stores and reads back */
         c->mac.regs[off >> 2] = merge(c->mac.regs[off >> 2], val, mask);
     }
-    /* the channel, the address, RX DMA, the filter: what the air sees */
-    d11_core_air_update(c);
+    if (r->air) {
+        d11_core_air_update(c);
+    }
 }
 
 BCMA_REGION_OPS(d11_core_ops, d11_core_read, d11_core_write);
@@ -791,6 +828,7 @@ BCMA_REGION_OPS(d11_core_ops, d11_core_read, d11_core_write);
 void d11_core_init(D11Core *c, PCIDevice *pci, const BcmPhyModel *phy)
 {
     bcm_phy_init(&c->phy, phy);
+    c->pci = pci;
     c->dma.pci = pci;
     c->dma.intr_raise = d11_core_dma_intr;
     c->dma.intr_opaque = c;

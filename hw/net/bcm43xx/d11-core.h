@@ -29,6 +29,7 @@
 #include "phy.h"
 
 typedef struct D11Core {
+    PCIDevice *pci;             /* the card (held while its DMA runs) */
     MemoryRegion iomem;         /* the core's registers on the backplane */
     WifiDeferred *tx_work;      /* the TX engines' work */
 

@@ -24,7 +24,6 @@
 #include "qemu/timer.h"
 #include "hw/pci/pci_device.h"
 #include "system/dma.h"
-#include "system/replay.h"
 #include "migration/vmstate.h"
 #include "d11-dma.h"
 #include "bcma.h"
@@ -99,35 +98,11 @@ static bool dma_stopped(D11Dma *d, unsigned n, bool rx)
  * root port's Slot Control register (ECAM) powers the slot off, and QEMU
  * unrealizes the card inside pci_dma_write() (config space freed, medium
  * detached) and would finalize it there.  Every path that does DMA holds a
- * reference for its duration and stops as soon as the card is gone
- * (d11_dma_gone() after each access).  The reference is dropped from a bottom
- * half of its own once the card is gone, so that the caller of the path
- * (the medium's delivery, the MMIO dispatch, a timer) still
- * finds the device's memory, its reentrancy guard included, when it
- * returns.
+ * reference to the card for its duration (the hub: d11-core.c) and the
+ * engines stop as soon as the card is gone (d11_dma_gone() after each
+ * access).
  */
-void d11_dma_hold(D11Dma *d)
-{
-    object_ref(OBJECT(d->pci));
-}
-
-static void d11_unref_bh(void *opaque)
-{
-    object_unref(opaque);
-}
-
-void d11_dma_release(D11Dma *d)
-{
-    if (DEVICE(d->pci)->realized) {
-        object_unref(OBJECT(d->pci));
-        return;
-    }
-    /* through the replay queue: a replayed run drops it at the same point */
-    replay_bh_schedule_oneshot_event(qemu_get_aio_context(), d11_unref_bh,
-                                     OBJECT(d->pci));
-}
-
-bool d11_dma_gone(D11Dma *d)
+static bool d11_dma_gone(D11Dma *d)
 {
     if (DEVICE(d->pci)->realized) {
         return false;
@@ -247,6 +222,28 @@ bool d11_dma_tx_ready(D11Dma *d, unsigned n, bool mcast_held)
         return false;
     }
     return true;
+}
+
+/*
+ * The engines that may send and have frames posted (a mask): the TX work
+ * visits only these.  Engine 4 that may send with nothing posted is
+ * drained: held until the next DTIM (d11_dma_mcast_hold()).
+ */
+uint32_t d11_dma_tx_due(D11Dma *d, bool mcast_held)
+{
+    uint32_t due = 0;
+
+    for (unsigned n = 0; n < D11_DMA_ENGINES; n++) {
+        if (!d11_dma_tx_ready(d, n, mcast_held)) {
+            continue;
+        }
+        if (d11_dma_tx_posted(d, n)) {
+            due |= BIT(n);
+        } else if (n == D11_DMA_MCAST_ENGINE) {
+            d11_dma_mcast_hold(d);
+        }
+    }
+    return due;
 }
 
 /*
@@ -559,7 +556,7 @@ bool d11_dma_rx_enabled(D11Dma *d)
 }
 
 /* RXCTL's frame offset: the bytes before the frame (the RX header) */
-uint32_t d11_dma_rx_offset(D11Dma *d)
+static uint32_t d11_dma_rx_offset(D11Dma *d)
 {
     return (*dma_reg(d, 0, D11_DMA64_RXCTL) >> D11_DMA64_RXCTL_FO_SHIFT) &
            0x7f;
@@ -570,12 +567,18 @@ uint32_t d11_dma_rx_offset(D11Dma *d)
  * the descriptor at CD, if the ring has a free one after it (else the
  * frame is lost: RX descriptor underflow) and its buffer is large enough.
  */
-bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
-                        D11RxSlot *slot)
+bool d11_dma_rx_reserve(D11Dma *d, size_t min_fo, size_t body,
+                        size_t frame_len, D11RxSlot *slot)
 {
     uint32_t stop = *dma_reg(d, 0, D11_DMA64_RXINDEX) & dma_ring_mask(d);
     D11Desc desc;
+    size_t total;
 
+    if (!d11_dma_rx_enabled(d)) {
+        return false;
+    }
+    slot->fo = MAX(d11_dma_rx_offset(d), min_fo);
+    slot->total = total = slot->fo + body;
     slot->cd = d->rx_cd[0];
     if (!dma_desc(d, 0, true, slot->cd, &desc)) {
         return false;

@@ -64,6 +64,8 @@ typedef struct D11RxSlot {
     uint32_t cd;                /* its descriptor */
     uint32_t next;              /* CD after it */
     uint64_t addr;              /* the buffer */
+    size_t fo;                  /* where the frame's PLCP goes (RXCTL) */
+    size_t total;               /* the bytes written */
 } D11RxSlot;
 
 extern const VMStateDescription vmstate_d11_dma;
@@ -84,6 +86,7 @@ unsigned d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask,
 /* TX: the hub pulls the posted frames */
 bool d11_dma_tx_posted(D11Dma *d, unsigned engine);
 bool d11_dma_tx_ready(D11Dma *d, unsigned engine, bool mcast_held);
+uint32_t d11_dma_tx_due(D11Dma *d, bool mcast_held);
 bool d11_dma_tx_fetch(D11Dma *d, unsigned engine, uint8_t *buf, size_t *len,
                       uint32_t *next);
 void d11_dma_tx_advance(D11Dma *d, unsigned engine, uint32_t next);
@@ -92,16 +95,17 @@ void d11_dma_mcast_hold(D11Dma *d);
 
 /* RX (engine 0): a frame is a reserve/commit pair */
 bool d11_dma_rx_enabled(D11Dma *d);
-uint32_t d11_dma_rx_offset(D11Dma *d);
-bool d11_dma_rx_reserve(D11Dma *d, size_t total, size_t frame_len,
-                        D11RxSlot *slot);
+/*
+ * an RX buffer for a frame of @frame_len bytes: the frame offset (RXCTL's,
+ * at least @min_fo) and @body bytes after it, in @slot
+ */
+bool d11_dma_rx_reserve(D11Dma *d, size_t min_fo, size_t body,
+                        size_t frame_len, D11RxSlot *slot);
 bool d11_dma_rx_commit(D11Dma *d, const D11RxSlot *slot,
                        const uint8_t *buf, size_t total);
 
 /* a path that does DMA holds the card (the DMA may unplug it) */
-void d11_dma_hold(D11Dma *d);
-void d11_dma_release(D11Dma *d);
-bool d11_dma_gone(D11Dma *d);
+
 
 void d11_dma_reset(D11Dma *d);
 

@@ -433,11 +433,10 @@ bool d11_xmit_tx_done(D11Xmit *x, D11State *m, const WifiTxResult *r)
 /* RX                                                                  */
 
 /* the firmware's receive filter (what b43_adjust_opmode() selects) */
-static bool d11_rx_filter(D11State *m, const uint8_t *f, size_t len)
+static bool d11_rx_filter(uint32_t macctl, const uint8_t *own,
+                          const uint8_t *f, size_t len)
 {
-    uint32_t macctl = d11_macctl(m);
     bool ctrl;
-    uint8_t own[IEEE80211_ADDR_LEN];
 
     if (len < IEEE80211_ACK_LEN) {
         return false;
@@ -446,7 +445,6 @@ static bool d11_rx_filter(D11State *m, const uint8_t *f, size_t len)
     if (ctrl && !FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
         return false;           /* control frames: consumed by the MAC */
     }
-    d11_own_addr(m, own);
     /* ACK and CTS to us answer our own frames: the firmware eats them */
     if (ctrl && (ieee80211_subtype(f) == IEEE80211_STYPE_ACK ||
                  ieee80211_subtype(f) == IEEE80211_STYPE_CTS) &&
@@ -472,11 +470,12 @@ static bool d11_rx_filter(D11State *m, const uint8_t *f, size_t len)
  * cannot be trusted, the firmware passes it (flagged) only when asked to
  * (KEEP_BAD).
  */
-bool d11_xmit_rx_accept(D11State *m, const uint8_t *f, size_t len,
+bool d11_xmit_rx_accept(uint32_t macctl, const uint8_t *own,
+                        const uint8_t *f, size_t len,
                         const WifiFrameMeta *meta)
 {
-    return meta->fcs_bad ? FIELD_EX32(d11_macctl(m), D11_MACCTL, KEEP_BAD)
-                         : d11_rx_filter(m, f, len);
+    return meta->fcs_bad ? FIELD_EX32(macctl, D11_MACCTL, KEEP_BAD)
+                         : d11_rx_filter(macctl, own, f, len);
 }
 
 /*
@@ -484,7 +483,7 @@ bool d11_xmit_rx_accept(D11State *m, const uint8_t *f, size_t len,
  * bytes): the RX header at 0, the PLCP header at @fo, then the frame,
  * decrypted with the key table when it can be, and its FCS
  */
-void d11_xmit_rx_build(D11State *m, const D11RxPhy *phy, uint8_t *buf,
+void d11_xmit_rx_build(D11State *m, const BcmPhyRx *phy, uint8_t *buf,
                        uint32_t fo, const uint8_t *f, size_t len,
                        const WifiFrameMeta *meta)
 {

@@ -18,6 +18,7 @@
 #include "hw/net/bcm43xx/d11-regs.h"
 #include "net/wifi/medium.h"
 #include "d11-mac.h"
+#include "phy.h"
 
 /* a frame handed to the air, awaiting its TX status (airtime on) */
 #define D11_TX_FIFO     32
@@ -70,13 +71,6 @@ typedef struct D11TxFrame {
     WifiFrameMeta meta;         /* the hub adds frequency and power */
 } D11TxFrame;
 
-/* how the PHY describes a received frame in the RX header */
-typedef struct D11RxPhy {
-    uint8_t power_at;           /* where the per-core signal goes */
-    unsigned channel;
-    uint16_t phy_type;
-} D11RxPhy;
-
 extern const VMStateDescription vmstate_d11_xmit;
 
 /* TX */
@@ -90,9 +84,10 @@ bool d11_xmit_tx_done(D11Xmit *x, D11State *m, const WifiTxResult *r);
 void d11_xmit_engine_reset(D11Xmit *x, unsigned engine);
 
 /* RX: the filter, then the buffer the RX engine writes */
-bool d11_xmit_rx_accept(D11State *m, const uint8_t *f, size_t len,
+bool d11_xmit_rx_accept(uint32_t macctl, const uint8_t *own,
+                        const uint8_t *f, size_t len,
                         const WifiFrameMeta *meta);
-void d11_xmit_rx_build(D11State *m, const D11RxPhy *phy, uint8_t *buf,
+void d11_xmit_rx_build(D11State *m, const BcmPhyRx *phy, uint8_t *buf,
                        uint32_t fo, const uint8_t *f, size_t len,
                        const WifiFrameMeta *meta);
 

@@ -217,10 +217,17 @@ void bcm_phy_port_write(PhyState *p, BcmPhyPort port, uint32_t val,
     }
 }
 
-/* where the RX header carries the signal each radio core measured */
-uint8_t bcm_phy_rxh_power(PhyState *p)
+/*
+ * What the RX header says of the PHY: where it carries the signal each
+ * radio core measured, the channel, the PHY type
+ */
+void bcm_phy_rx_info(PhyState *p, BcmPhyRx *rx)
 {
-    return p->model->rxh_power;
+    *rx = (BcmPhyRx) {
+        .power_at = p->model->rxh_power,
+        .channel = bcm_phy_channel(p),
+        .phy_type = FIELD_EX32(bcm_phy_version(p), D11_PHY_VER, TYPE),
+    };
 }
 
 void bcm_phy_reset(PhyState *p)

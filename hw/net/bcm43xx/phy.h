@@ -97,7 +97,14 @@ unsigned bcm_phy_channel(PhyState *p);
 uint32_t bcm_phy_radio_freq(PhyState *p);
 bool bcm_phy_rfkill(PhyState *p);
 bool bcm_phy_set_rfkill(PhyState *p, bool blocked);
-uint8_t bcm_phy_rxh_power(PhyState *p);
+
+/* how the PHY describes a received frame in the RX header */
+typedef struct BcmPhyRx {
+    uint8_t power_at;           /* where the per-core signal goes */
+    unsigned channel;
+    uint16_t phy_type;
+} BcmPhyRx;
+void bcm_phy_rx_info(PhyState *p, BcmPhyRx *rx);
 
 /* for the models: tune to @f MHz (0: a value no channel has, ignored) */
 void bcm_phy_tune(PhyState *p, uint32_t f, uint16_t from);

@@ -326,7 +326,7 @@ static bool wifi_ap_rx_dup(WifiApSta *sta, const uint8_t *f, size_t hdr)
     return false;
 }
 
-void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
+void wifi_ap_rx_data(WifiApState *s, WifiApSta *sta, unsigned subtype,
                      const uint8_t *f, size_t len)
 {
     size_t hdr = IEEE80211_HDR_LEN +
@@ -338,7 +338,6 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
     } eth;
     uint8_t plain[WIFI_MAX_FRAME];
     const struct ieee80211_llc_snap *llc;
-    WifiApSta *sta;
     WifiApWpa *w;
     size_t plen;
     bool eapol;
@@ -348,7 +347,6 @@ void wifi_ap_rx_data(WifiApState *s, unsigned subtype,
         memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
         return;
     }
-    sta = wifi_ap_sta(s, sa, false);
     if (!sta || sta->state != STA_ASSOC) {
         wifi_ap_deauth(s, sa, WLAN_REASON_CLASS3_NONASSOC);
         return;

@@ -21,7 +21,8 @@ bool wifi_ap_send_data(WifiApState *s, const uint8_t *da, const uint8_t *sa,
                        const uint8_t *body, size_t blen, bool plain);
 void wifi_ap_wpa_start(WifiApState *s, WifiApSta *sta);
 void wifi_ap_eapol_timer(void *opaque);
-void wifi_ap_rx_data(WifiApState *s, unsigned subtype, const uint8_t *f,
-                     size_t len);
+/* a data frame, from @sta if one of ours sent it (NULL: none) */
+void wifi_ap_rx_data(WifiApState *s, WifiApSta *sta, unsigned subtype,
+                     const uint8_t *f, size_t len);
 
 #endif

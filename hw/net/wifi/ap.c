@@ -380,6 +380,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
                                    size_t len, const WifiFrameMeta *meta)
 {
     WifiApState *s = c->opaque;
+    WifiApSta *sta = NULL;
     unsigned type, subtype;
 
     /* (no control frames come: it does not want them) */
@@ -395,8 +396,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
     }
     trace_wifi_ap_rx(s->ssid, type, subtype, MAC_ARG(ieee80211_addr2(f)));
     if (!memcmp(ieee80211_addr1(f), wifi_ap_bssid(s), IEEE80211_ADDR_LEN)) {
-        WifiApSta *sta = wifi_ap_sta(s, ieee80211_addr2(f), false);
-
+        sta = wifi_ap_sta(s, ieee80211_addr2(f), false);
         if (sta) {              /* heard: not inactive */
             sta->last_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
             sta->polled = false;
@@ -409,7 +409,7 @@ static void wifi_ap_client_receive(WifiMediumClient *c, const uint8_t *f,
         wifi_ap_rx_mgmt(s, subtype, f, len);
         break;
     case IEEE80211_TYPE_DATA:
-        wifi_ap_rx_data(s, subtype, f, len);
+        wifi_ap_rx_data(s, sta, subtype, f, len);
         break;
     default:
         break;          /* reserved type: nothing to do */
