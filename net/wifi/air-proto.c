@@ -25,6 +25,11 @@ static size_t wifi_air_frag_len(size_t len, unsigned frag)
     return off < len ? MIN(len - off, WIFI_AIR_FRAG_DATA) : 0;
 }
 
+unsigned wifi_air_pieces(const WifiAirFrame *f)
+{
+    return f->whole ? 1 : wifi_air_frags(f->len);
+}
+
 size_t wifi_air_size(size_t len, unsigned frag)
 {
     return WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + wifi_air_frag_len(len, frag);
@@ -33,9 +38,10 @@ size_t wifi_air_size(size_t len, unsigned frag)
 size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
                        const WifiAirFrame *f, unsigned frag)
 {
-    size_t n = wifi_air_size(f->len, frag);
-    size_t flen = wifi_air_frag_len(f->len, frag);
-    unsigned frags = wifi_air_frags(f->len);
+    unsigned frags = wifi_air_pieces(f);
+    size_t flen = f->whole ? (frag ? 0 : f->len)
+                           : wifi_air_frag_len(f->len, frag);
+    size_t n = WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + flen;
     uint8_t *h = out + WIFI_AIR_ETH_LEN;
 
     if (n > outsz || f->len > WIFI_AIR_FRAME_MAX || frag >= frags) {
@@ -99,11 +105,14 @@ WifiAirStatus wifi_air_decode(const uint8_t *in, size_t len, WifiAirFrame *f)
     f->seq = lduw_be_p(h + 46);
     f->frag = h[54];
     f->frags = MAX(h[55], 1);
+    /* in one piece (any length), or in the fragments its length makes */
     if (f->len < 10 || f->len > WIFI_AIR_FRAME_MAX ||
-        f->frags != wifi_air_frags(f->len) || f->frag >= f->frags) {
+        (f->frags > 1 && f->frags != wifi_air_frags(f->len)) ||
+        f->frag >= f->frags) {
         return WIFI_AIR_BAD_LENGTH;
     }
-    f->frag_len = wifi_air_frag_len(f->len, f->frag);
+    f->whole = f->frags == 1;
+    f->frag_len = f->whole ? f->len : wifi_air_frag_len(f->len, f->frag);
     if (f->frag_len != len - WIFI_AIR_ETH_LEN - hlen) {
         return WIFI_AIR_BAD_LENGTH;
     }

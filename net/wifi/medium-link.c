@@ -84,7 +84,7 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
         .frame = frame,
         .len = len,
     };
-    uint8_t buf[WIFI_AIR_ETH_LEN + WIFI_AIR_MTU];
+    uint8_t buf[WIFI_AIR_WHOLE_MAX];
     size_t n;
 
     if (!m->nic) {
@@ -100,8 +100,17 @@ uint16_t wifi_link_put(WifiMedium *m, const WifiSite *site,
         af.pos_mm[i] = lround(site->pos[i] * 1000.0);
     }
     memcpy(af.radio, site->addr, sizeof(af.radio));
-    /* in fragments that fit an Ethernet frame (air-proto.h) */
-    for (unsigned i = 0; i < wifi_air_frags(len); i++) {
+    /*
+     * In one piece where the netdev carries it, else in fragments that fit
+     * an Ethernet frame (air-proto.h).  Every packet costs each process on
+     * the air a wakeup and a read, and room in its socket's receive buffer
+     * (a full one drops packets, which the resends below repair only after
+     * WIFI_ARQ_TIMEOUT_NS): a full-size data frame in two pieces made a TCP
+     * segment four packets instead of three (its ACK, half a TCP ACK and
+     * its ACK).
+     */
+    af.whole = m->link_whole;
+    for (unsigned i = 0; i < wifi_air_pieces(&af); i++) {
         n = wifi_air_encode(buf, sizeof(buf), m->link_mac, &af, i);
         qemu_send_packet(qemu_get_queue(m->nic), buf, n);
     }
@@ -492,6 +501,14 @@ void wifi_link_open(WifiMedium *m, NetClientInfo *info, Error **errp)
                    m->netdev);
         return;
     }
+    /*
+     * UDP and stream sockets carry a whole frame in one packet; anything
+     * else (VDE, a tap, a bridge, a hub of several) gets Ethernet-sized
+     * fragments
+     */
+    m->link_whole = peer->info->type == NET_CLIENT_DRIVER_SOCKET ||
+                    peer->info->type == NET_CLIENT_DRIVER_STREAM ||
+                    peer->info->type == NET_CLIENT_DRIVER_DGRAM;
     m->conf.peers.ncs[0] = peer;
     m->conf.peers.queues = 1;
     memcpy(m->conf.macaddr.a, m->link_mac, 6);

@@ -170,6 +170,8 @@ struct WifiMedium {
     MemReentrancyGuard guard;
     uint64_t sender_id;
     uint8_t link_mac[6];
+    /* the netdev carries long packets: no fragments (air-proto.h) */
+    bool link_whole;
     uint64_t remote_frames;
     uint64_t remote_rejected;
     WifiRemoteStation remote[WIFI_REMOTE_STATIONS];

@@ -108,10 +108,56 @@ static void test_bad_fragments(void)
     bad[14 + 55] = 0;                               /* whole, too short */
     bad[14 + 54] = 0;
     g_assert_cmpint(wifi_air_decode(bad, n, &g), ==, WIFI_AIR_BAD_LENGTH);
-    /* a long frame in one piece (longer than Ethernet carries) */
+    /* a long frame in one piece whose bytes are not all there */
     n = sample_frag(buf, sizeof(buf), frame, 1000, 0);
     stw_be_p(buf + 14 + 44, 2000);
     g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_BAD_LENGTH);
+}
+
+/* over a netdev that carries long packets: any frame in one piece */
+static void test_whole(void)
+{
+    uint8_t frame[WIFI_AIR_FRAME_MAX], buf[WIFI_AIR_WHOLE_MAX + 16];
+    WifiAirFrame f = {
+        .sender = 7, .freq_mhz = 2437, .rate_500k = 108, .ofdm = true,
+        .seq = 0x1234, .frame = frame, .whole = true,
+    }, g;
+
+    for (size_t i = 0; i < sizeof(frame); i++) {
+        frame[i] = i * 7;
+    }
+    for (f.len = 10; f.len <= WIFI_AIR_FRAME_MAX; f.len += 571) {
+        size_t n;
+
+        g_assert_cmpuint(wifi_air_pieces(&f), ==, 1);
+        n = wifi_air_encode(buf, sizeof(buf), src, &f, 0);
+        g_assert_cmpuint(n, ==, 14 + 56 + f.len);
+        g_assert_cmpuint(wifi_air_encode(buf, sizeof(buf), src, &f, 1), ==,
+                         0);
+        n = wifi_air_encode(buf, sizeof(buf), src, &f, 0);
+        g_assert_cmpint(wifi_air_decode(buf, n, &g), ==, WIFI_AIR_OK);
+        g_assert_true(g.whole);
+        g_assert_cmpuint(g.frags, ==, 1);
+        g_assert_cmpuint(g.frag, ==, 0);
+        g_assert_cmpuint(g.len, ==, f.len);
+        g_assert_cmpuint(g.frag_len, ==, f.len);
+        g_assert_cmphex(g.seq, ==, 0x1234);
+        g_assert_cmpmem(g.frame, g.frag_len, frame, f.len);
+        /* a byte more or less than its length says: refused */
+        g_assert_cmpint(wifi_air_decode(buf, n - 1, &g), ==,
+                        WIFI_AIR_BAD_LENGTH);
+        g_assert_cmpint(wifi_air_decode(buf, n + 1, &g), ==,
+                        WIFI_AIR_BAD_LENGTH);
+    }
+    /* the longest frame fits WIFI_AIR_WHOLE_MAX, not a byte less */
+    f.len = WIFI_AIR_FRAME_MAX;
+    g_assert_cmpuint(wifi_air_encode(buf, WIFI_AIR_WHOLE_MAX, src, &f, 0),
+                     ==, WIFI_AIR_WHOLE_MAX);
+    g_assert_cmpuint(wifi_air_encode(buf, WIFI_AIR_WHOLE_MAX - 1, src, &f,
+                                     0), ==, 0);
+    /* fragments (the default) are unchanged: two for a long frame */
+    f.whole = false;
+    g_assert_cmpuint(wifi_air_pieces(&f), ==, 2);
 }
 
 static void test_hostile(void)
@@ -182,5 +228,6 @@ int main(int argc, char **argv)
     g_test_add_func("/wifi/air-proto/round-trip", test_round_trip);
     g_test_add_func("/wifi/air-proto/hostile", test_hostile);
     g_test_add_func("/wifi/air-proto/bad-fragments", test_bad_fragments);
+    g_test_add_func("/wifi/air-proto/whole", test_whole);
     return g_test_run();
 }

@@ -27,7 +27,11 @@
  *   frame is an Ethernet frame and stays within Ethernet's 1500-byte
  *   payload (a bridge, a tap or a VDE switch drops longer ones), so a
  *   longer 802.11 frame travels in fragments of 1444 bytes, each with the
- *   whole header (the length field is the whole frame's).
+ *   whole header (the length field is the whole frame's).  Over a netdev
+ *   that carries longer packets (socket, stream, dgram: UDP or a stream
+ *   socket) a sender may put any frame in one piece (count 0 or 1), one
+ *   packet instead of two for every full-size data frame; a receiver takes
+ *   both forms.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -48,6 +52,9 @@
 #define WIFI_AIR_MTU            1500
 #define WIFI_AIR_FRAG_DATA      (WIFI_AIR_MTU - WIFI_AIR_HDR_LEN)
 #define WIFI_AIR_FRAGS_MAX      2       /* 2 x 1444 >= 2352 */
+/* an air frame with the longest 802.11 frame in one piece */
+#define WIFI_AIR_WHOLE_MAX      (WIFI_AIR_ETH_LEN + WIFI_AIR_HDR_LEN + \
+                                 WIFI_AIR_FRAME_MAX)
 
 typedef struct WifiAirFrame {
     uint64_t sender;
@@ -64,6 +71,11 @@ typedef struct WifiAirFrame {
     uint16_t seq;               /* air sequence (see above) */
     const uint8_t *frame;       /* points into the decoded buffer */
     size_t len;                 /* the 802.11 frame's length */
+    /*
+     * in one piece whatever its length (encoding: the netdev carries long
+     * packets; decoding: it came so, frags is 1)
+     */
+    bool whole;
     /* decoding: the fragment @frame points to (frag_len bytes) */
     unsigned frag, frags;
     size_t frag_len;
@@ -82,9 +94,12 @@ typedef enum {
 unsigned wifi_air_frags(size_t len);
 size_t wifi_air_size(size_t len, unsigned frag);
 
+/* the air frames @f travels in: 1 if @f->whole, else its fragments */
+unsigned wifi_air_pieces(const WifiAirFrame *f);
+
 /*
- * encode fragment @frag of @f into @out (@outsz bytes); returns the size,
- * 0 if it does not fit
+ * encode fragment @frag of @f (the whole frame if @f->whole) into @out
+ * (@outsz bytes); returns the size, 0 if it does not fit
  */
 size_t wifi_air_encode(uint8_t *out, size_t outsz, const uint8_t src[6],
                        const WifiAirFrame *f, unsigned frag);
