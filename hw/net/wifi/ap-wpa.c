@@ -326,21 +326,92 @@ static bool wifi_ap_rx_dup(WifiApSta *sta, const uint8_t *f, size_t hdr)
     return false;
 }
 
+/*
+ * A protected frame (@len bytes, @hdr of header) from @sta: decrypted into
+ * @plain with its pairwise key (CCMP), its PN checked against replay and
+ * kept, the CCMP header and MIC taken out (*@len its length then).  NULL:
+ * dropped.
+ */
+static const uint8_t *wifi_ap_rx_ccmp(WifiApState *s, WifiApSta *sta,
+                                      const uint8_t *f, size_t *len,
+                                      size_t hdr, uint8_t *plain)
+{
+    WifiApWpa *w = &sta->wpa;
+    uint64_t pn;
+
+    if (!s->passphrase) {
+        trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network",
+                               *len);
+        return NULL;
+    }
+    if ((w->state != WPA_MSG3 && w->state != WPA_DONE) ||
+        *len > WIFI_MAX_FRAME) {
+        trace_wifi_ap_ub_frame(s->ssid, "protected frame, no key", *len);
+        return NULL;
+    }
+    memcpy(plain, f, *len);
+    if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + WPA_PTK_TK_OFF, plain,
+                      *len)) {
+        trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate", *len);
+        return NULL;
+    }
+    pn = wifi_frame_pn(WIFI_CIPHER_CCMP, plain, *len);
+    if (pn <= w->rx_pn) {
+        trace_wifi_ap_ub_frame(s->ssid, "CCMP: replayed PN", *len);
+        return NULL;
+    }
+    w->rx_pn = pn;
+    /* strip CCMP header and MIC */
+    *len -= WIFI_CCMP_HDR_LEN + WIFI_CCMP_MIC_LEN;
+    if (*len < hdr) {
+        return NULL;
+    }
+    memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, *len - hdr);
+    return plain;
+}
+
+/*
+ * An MSDU from @sa to @da (@llc: its LLC/SNAP header, @plen bytes after
+ * it) to the network as an Ethernet frame; to the BSS as well when it is
+ * for one of its stations (then only there) or a group
+ */
+static void wifi_ap_bridge(WifiApState *s, const uint8_t *sa,
+                           const uint8_t *da,
+                           const struct ieee80211_llc_snap *llc, size_t plen)
+{
+    struct {
+        struct eth_header h;
+        uint8_t payload[WIFI_MAX_FRAME];
+    } eth;
+
+    QEMU_BUILD_BUG_ON(offsetof(typeof(eth), payload) != ETH_HLEN);
+    memcpy(eth.h.h_dest, da, ETH_ALEN);
+    memcpy(eth.h.h_source, sa, ETH_ALEN);
+    eth.h.h_proto = llc->ethertype;                 /* big-endian both */
+    memcpy(eth.payload, llc + 1, plen);
+    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + ETH_HLEN);
+
+    /* intra-BSS: to another associated station, or a group address */
+    if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
+        wifi_ap_send_data(s, da, sa, (const uint8_t *)llc,
+                          sizeof(*llc) + plen, false);
+        if (!ieee80211_is_group(da)) {
+            return;
+        }
+    }
+    qemu_send_packet(qemu_get_queue(s->nic), (const uint8_t *)&eth,
+                     plen + ETH_HLEN);
+}
+
 void wifi_ap_rx_data(WifiApState *s, WifiApSta *sta, unsigned subtype,
                      const uint8_t *f, size_t len)
 {
     size_t hdr = IEEE80211_HDR_LEN +
                  (ieee80211_is_qos_data(f) ? IEEE80211_QOS_LEN : 0);
     const uint8_t *sa = ieee80211_addr2(f), *da = ieee80211_addr3(f);
-    struct {
-        struct eth_header h;
-        uint8_t payload[WIFI_MAX_FRAME];
-    } eth;
     uint8_t plain[WIFI_MAX_FRAME];
     const struct ieee80211_llc_snap *llc;
-    WifiApWpa *w;
-    size_t plen;
-    bool eapol;
+    bool protected = f[1] & IEEE80211_FC1_PROTECTED;
 
     if ((f[1] & (IEEE80211_FC1_TODS | IEEE80211_FC1_FROMDS)) !=
         IEEE80211_FC1_TODS ||
@@ -361,74 +432,27 @@ void wifi_ap_rx_data(WifiApState *s, WifiApSta *sta, unsigned subtype,
         trace_wifi_ap_ub_frame(s->ssid, "duplicate (retry)", len);
         return;
     }
-    w = &sta->wpa;
-    if (f[1] & IEEE80211_FC1_PROTECTED) {
-        uint64_t pn;
-
-        if (!s->passphrase) {
-            trace_wifi_ap_ub_frame(s->ssid, "protected frame, open network",
-                                   len);
+    if (protected) {
+        f = wifi_ap_rx_ccmp(s, sta, f, &len, hdr, plain);
+        if (!f) {
             return;
         }
-        if ((w->state != WPA_MSG3 && w->state != WPA_DONE) ||
-            len > sizeof(plain)) {
-            trace_wifi_ap_ub_frame(s->ssid, "protected frame, no key", len);
-            return;
-        }
-        memcpy(plain, f, len);
-        if (!wifi_decrypt(WIFI_CIPHER_CCMP, w->ptk + WPA_PTK_TK_OFF, plain,
-                          len)) {
-            trace_wifi_ap_ub_frame(s->ssid, "CCMP: does not authenticate",
-                                   len);
-            return;
-        }
-        pn = wifi_frame_pn(WIFI_CIPHER_CCMP, plain, len);
-        if (pn <= w->rx_pn) {
-            trace_wifi_ap_ub_frame(s->ssid, "CCMP: replayed PN", len);
-            return;
-        }
-        w->rx_pn = pn;
-        /* strip CCMP header and MIC */
-        len -= WIFI_CCMP_HDR_LEN + WIFI_CCMP_MIC_LEN;
-        if (len < hdr) {
-            return;
-        }
-        memmove(plain + hdr, plain + hdr + WIFI_CCMP_HDR_LEN, len - hdr);
-        f = plain;
     }
     llc = (const struct ieee80211_llc_snap *)(f + hdr);
     if (len < hdr + sizeof(*llc) || !ieee80211_is_rfc1042(llc)) {
         trace_wifi_ap_ub_frame(s->ssid, "no RFC 1042 header", len);
         return;
     }
-    eapol = lduw_be_p(&llc->ethertype) == ETH_P_PAE;
-    if (s->passphrase && eapol) {
+    if (s->passphrase && lduw_be_p(&llc->ethertype) == ETH_P_PAE) {
         wifi_ap_eapol_rx(s, sta, (const uint8_t *)(llc + 1),
                          len - hdr - sizeof(*llc));
         return;
     }
-    if (s->passphrase &&
-        (!(f[1] & IEEE80211_FC1_PROTECTED) || w->state != WPA_DONE)) {
+    if (s->passphrase && (!protected || sta->wpa.state != WPA_DONE)) {
         trace_wifi_ap_ub_frame(s->ssid, "data before the 4-way handshake "
                                "or unprotected", len);
         return;
     }
     wifi_ap_sta_passed_data(sta);
-    plen = len - hdr - sizeof(*llc);
-    QEMU_BUILD_BUG_ON(offsetof(typeof(eth), payload) != ETH_HLEN);
-    memcpy(eth.h.h_dest, da, ETH_ALEN);
-    memcpy(eth.h.h_source, sa, ETH_ALEN);
-    eth.h.h_proto = llc->ethertype;                 /* big-endian both */
-    memcpy(eth.payload, llc + 1, plen);
-    trace_wifi_ap_to_net(s->ssid, MAC_ARG(sa), plen + ETH_HLEN);
-
-    /* intra-BSS: to another associated station, or a group address */
-    if (ieee80211_is_group(da) || wifi_ap_sta(s, da, false)) {
-        wifi_ap_send_data(s, da, sa, f + hdr, len - hdr, false);
-        if (!ieee80211_is_group(da)) {
-            return;
-        }
-    }
-    qemu_send_packet(qemu_get_queue(s->nic), (const uint8_t *)&eth,
-                     plen + ETH_HLEN);
+    wifi_ap_bridge(s, sa, da, llc, len - hdr - sizeof(*llc));
 }
