@@ -42,18 +42,10 @@ static uint32_t merge(uint32_t old, uint32_t val, uint32_t mask)
 /* ------------------------------------------------------------------ */
 /* what several blocks decide together                                 */
 
-/* the MAC is enabled and the firmware runs: frames may go out */
-static bool d11_core_mac_running(D11Core *c)
+/* the MAC is enabled (@macctl) and the firmware runs: frames may go out */
+static bool d11_core_mac_running(D11Core *c, uint32_t macctl)
 {
-    return bcm_fw_running(&c->fw) &&
-           FIELD_EX32(d11_macctl(&c->mac), D11_MACCTL, ENABLED);
-}
-
-/* the radio receives: the MAC runs, the radio is on, the RX engine too */
-static bool d11_core_rx_ready(D11Core *c)
-{
-    return d11_core_mac_running(c) && bcm_phy_radio_freq(&c->phy) &&
-           d11_dma_rx_enabled(&c->dma);
+    return FIELD_EX32(macctl, D11_MACCTL, ENABLED) && bcm_fw_running(&c->fw);
 }
 
 /* a DMA engine's interrupt reason (the engines' intr_raise hook) */
@@ -178,7 +170,7 @@ static void d11_core_tx_work(void *opaque)
     uint32_t macctl = d11_macctl(&c->mac);
 
     /* frames go out only while the MAC is enabled and the firmware runs */
-    if (!FIELD_EX32(macctl, D11_MACCTL, ENABLED) || !bcm_fw_running(&c->fw)) {
+    if (!d11_core_mac_running(c, macctl)) {
         return;
     }
     d11_core_hold(c);
@@ -264,14 +256,18 @@ static void d11_rx_frame(D11Core *c, const uint8_t *f, size_t len,
     /* RX header (at least D11_RXH_LEN), PLCP, frame, FCS */
     if (!d11_dma_rx_reserve(&c->dma, D11_RXH_LEN, D11_PLCP_LEN + len + 4,
                             len, &slot)) {
-        d11_core_air_update(c);     /* the RX engine may have stopped */
+        if (!d11_dma_rx_enabled(&c->dma)) {
+            d11_core_air_update(c);     /* the RX engine stopped */
+        }
         return;
     }
     buf = g_malloc0(slot.total);
     bcm_phy_rx_info(&c->phy, &phy);
     d11_xmit_rx_build(&c->mac, &phy, buf, slot.fo, f, len, meta);
     if (!d11_dma_rx_commit(&c->dma, &slot, buf, slot.total)) {
-        d11_core_air_update(c);
+        if (!d11_core_gone(c)) {
+            d11_core_air_update(c);     /* a DMA error stopped the engine */
+        }
         return;
     }
     trace_bcm4331_rx(len, meta->signal_dbm, slot.cd);
@@ -321,9 +317,12 @@ void d11_core_air_update(D11Core *c)
 {
     uint8_t own[IEEE80211_ADDR_LEN];
     uint32_t macctl = d11_macctl(&c->mac);
+    uint32_t freq = bcm_phy_radio_freq(&c->phy);
     unsigned wants = 0;
 
-    if (d11_core_rx_ready(c)) {
+    /* it receives: the MAC runs, the radio is on, the RX engine too */
+    if (d11_core_mac_running(c, macctl) && freq &&
+        d11_dma_rx_enabled(&c->dma)) {
         wants = WIFI_WANT_RX;
         if (FIELD_EX32(macctl, D11_MACCTL, KEEP_CTL)) {
             wants |= WIFI_WANT_CTRL;
@@ -333,7 +332,7 @@ void d11_core_air_update(D11Core *c)
         }
     }
     d11_own_addr(&c->mac, own);
-    wifi_medium_set_freq(&c->air, bcm_phy_radio_freq(&c->phy));
+    wifi_medium_set_freq(&c->air, freq);
     wifi_medium_set_addr(&c->air, own);
     wifi_medium_set_wants(&c->air, wants);
 }
@@ -675,8 +674,8 @@ static void d11_w_dma(D11Core *c, uint32_t off, uint32_t val, uint32_t mask)
     if (ev & D11_DMA_TX_START) {
         d11_core_tx_work(c);    /* TXINDEX moved: fetch at once */
     }
-    if (n == 0) {
-        d11_core_air_update(c);     /* the RX engine (engine 0) */
+    if (ev & D11_DMA_RX_CTL) {
+        d11_core_air_update(c);     /* the RX engine on, off or reset */
     }
 }
 

@@ -543,7 +543,8 @@ unsigned d11_dma_write(D11Dma *d, uint32_t off, uint32_t val, uint32_t mask,
         trace_bcm4331_d11_dma_ctl(n, rel == D11_DMA64_TXCTL ? "TX" : "RX",
                                   *reg);
     }
-    return dma_reg_written(d, n, rel, old, *reg);
+    return dma_reg_written(d, n, rel, old, *reg) |
+           (n == 0 && rel == D11_DMA64_RXCTL ? D11_DMA_RX_CTL : 0);
 }
 
 /* ------------------------------------------------------------------ */

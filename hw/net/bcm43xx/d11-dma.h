@@ -77,6 +77,7 @@ extern const VMStateDescription vmstate_d11_dma;
 #define D11_DMA_TX_RESET        (1u << 0)
 #define D11_DMA_TX_KICK         (1u << 1)
 #define D11_DMA_TX_START        (1u << 2)
+#define D11_DMA_RX_CTL          (1u << 3)       /* engine 0 RXCTL written */
 
 /* registers: @off in D11_DMA_BASE..D11_DMA_END, @mask the byte lanes */
 uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask);
