@@ -15,81 +15,91 @@ class Decoder:
         self.keyalg = regs.group("D11_KEYALG_")
         self.erom_types = regs.group("BCMA_EROM_ADDR_TYPE_")
 
+    KINDS = ("event", "cfg", "bcma", "d11", "shm", "phy", "radio")
+
     def describe(self, a):
         """(what, decoded) of an access line"""
-        r = self.regs
-        arrow = "->" if a.rw == "R" else "<-"
-        if a.kind == "event":
-            short = a.name.replace("bcm4331_", "").replace("wifi_", "")
-            dec = ""
-            m = re.search(r"ctl0 0x([0-9a-f]+) ctl1 0x([0-9a-f]+)", a.text) \
-                if a.name == "bcm4331_dma_desc" else None
-            if m:
-                c0, c1 = int(m.group(1), 16), int(m.group(2), 16)
-                dec = "ctl0: %s; ctl1: %s" % (
-                    r.decode(["D11_DESC_CTL0"], c0),
-                    r.decode(["D11_DESC_CTL1"], c1))
-            return "%-14s %s" % ("* " + short, a.text), dec
-        if a.kind == "cfg":
-            what = "PCI config %-18s [0x%02x] %s 0x%x" % (
-                a.name, a.addr, arrow, a.val)
-            dec = ""
-            if a.name in ("COMMAND", "STATUS"):
-                bits = self.pci_bits.get("PCI_" + a.name, {})
-                dec = " ".join(bits[b] for b in sorted(bits) if a.val & b)
-            elif a.name == "VENDOR_ID":
-                dec = "vendor 0x%04x device 0x%04x" % (a.val & 0xffff,
-                                                       a.val >> 16) \
-                    if a.val > 0xffff else ""
-            return what, dec
-        if a.kind == "bcma":
-            what = "%-10s %-20s [0x%08x] %s 0x%x" % (a.block, a.name, a.addr,
-                                                     arrow, a.val)
-            if a.block == "EROM":
-                return what, self.erom(a.addr, a.val)
-            names = ["CLKCTLST"] if a.name == "D11_CLKCTLST" else [a.name]
-            return what, r.decode(names, a.val, a.old)
-        if a.kind == "d11":
-            what = "D11 %-18s [0x%03x] %s 0x%x" % (a.name, a.addr, arrow,
-                                                   a.val)
-            names = ["D11_" + a.name, a.name]
-            if a.name.startswith("DMA_") and a.addr >= 0x200:
-                base = r.const("D11_DMA_BASE", 0x200)
-                eng = (a.addr - base) // 0x40
-                reg = a.name[4:]
-                names = ["D11_DMA64_" + reg]
-                what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (eng, reg, a.addr,
-                                                             arrow, a.val)
-            elif a.name in ("DMA_REASON", "DMA_IRQ_MASK"):
-                eng = (a.addr - 0x20) // 8
-                names = ["D11_" + a.name]
-                what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (
-                    eng, a.name[4:], a.addr, arrow, a.val)
-            dec = r.decode(names, a.val, a.old)
-            if a.name.endswith("STATUS") and a.name.startswith("DMA_"):
-                cd = r.extract("D11_DMA64_TXSTATUS", "CURRDSCR", a.val)
-                dec += "  (descriptor %d)" % (cd // r.const("D11_DESC_SIZE",
-                                                           16))
-            return what, dec
-        if a.kind == "shm":
-            if a.block == "SHM ucode":
-                return "SHM ucode %-16s %s 0x%x" % ("(next word)", arrow,
-                                                    a.val), ""
-            loc = "0x%04x" % a.addr if a.addr is not None else ""
-            return "%-10s %-22s %-7s %s 0x%x" % (a.block, a.name, loc, arrow,
-                                                 a.val), \
-                self._shm_decode(a)
-        if a.kind == "phy":
-            return "PHY   %-16s [0x%03x] %s 0x%04x" % (a.name, a.addr, arrow,
-                                                       a.val), ""
-        if a.kind == "radio":
-            # core R2059_CORES addresses all cores at once (broadcast)
-            core = a.block.split()[-1]
-            if core == str(r.const("R2059_CORES", 3)):
-                core = "all"
-            return "radio %-16s core %s reg 0x%03x %s 0x%04x" % (
-                a.name, core, a.addr, arrow, a.val), ""
+        if a.kind in self.KINDS:
+            arrow = "->" if a.rw == "R" else "<-"
+            return getattr(self, "_" + a.kind)(a, arrow)
         return a.name, ""
+
+    def _event(self, a, arrow):
+        r = self.regs
+        short = a.name.replace("bcm4331_", "").replace("wifi_", "")
+        dec = ""
+        m = re.search(r"ctl0 0x([0-9a-f]+) ctl1 0x([0-9a-f]+)", a.text) \
+            if a.name == "bcm4331_dma_desc" else None
+        if m:
+            c0, c1 = int(m.group(1), 16), int(m.group(2), 16)
+            dec = "ctl0: %s; ctl1: %s" % (
+                r.decode(["D11_DESC_CTL0"], c0),
+                r.decode(["D11_DESC_CTL1"], c1))
+        return "%-14s %s" % ("* " + short, a.text), dec
+
+    def _cfg(self, a, arrow):
+        what = "PCI config %-18s [0x%02x] %s 0x%x" % (
+            a.name, a.addr, arrow, a.val)
+        dec = ""
+        if a.name in ("COMMAND", "STATUS"):
+            bits = self.pci_bits.get("PCI_" + a.name, {})
+            dec = " ".join(bits[b] for b in sorted(bits) if a.val & b)
+        elif a.name == "VENDOR_ID":
+            dec = "vendor 0x%04x device 0x%04x" % (a.val & 0xffff,
+                                                   a.val >> 16) \
+                if a.val > 0xffff else ""
+        return what, dec
+
+    def _bcma(self, a, arrow):
+        what = "%-10s %-20s [0x%08x] %s 0x%x" % (a.block, a.name, a.addr,
+                                                 arrow, a.val)
+        if a.block == "EROM":
+            return what, self.erom(a.addr, a.val)
+        names = ["CLKCTLST"] if a.name == "D11_CLKCTLST" else [a.name]
+        return what, self.regs.decode(names, a.val, a.old)
+
+    def _d11(self, a, arrow):
+        r = self.regs
+        what = "D11 %-18s [0x%03x] %s 0x%x" % (a.name, a.addr, arrow, a.val)
+        names = ["D11_" + a.name, a.name]
+        if a.name.startswith("DMA_") and a.addr >= 0x200:
+            base = r.const("D11_DMA_BASE", 0x200)
+            eng = (a.addr - base) // 0x40
+            reg = a.name[4:]
+            names = ["D11_DMA64_" + reg]
+            what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (eng, reg, a.addr,
+                                                         arrow, a.val)
+        elif a.name in ("DMA_REASON", "DMA_IRQ_MASK"):
+            eng = (a.addr - 0x20) // 8
+            names = ["D11_" + a.name]
+            what = "D11 DMA%d %-14s [0x%03x] %s 0x%x" % (
+                eng, a.name[4:], a.addr, arrow, a.val)
+        dec = r.decode(names, a.val, a.old)
+        if a.name.endswith("STATUS") and a.name.startswith("DMA_"):
+            cd = r.extract("D11_DMA64_TXSTATUS", "CURRDSCR", a.val)
+            dec += "  (descriptor %d)" % (cd // r.const("D11_DESC_SIZE", 16))
+        return what, dec
+
+    def _shm(self, a, arrow):
+        if a.block == "SHM ucode":
+            return "SHM ucode %-16s %s 0x%x" % ("(next word)", arrow,
+                                                a.val), ""
+        loc = "0x%04x" % a.addr if a.addr is not None else ""
+        return "%-10s %-22s %-7s %s 0x%x" % (a.block, a.name, loc, arrow,
+                                             a.val), \
+            self._shm_decode(a)
+
+    def _phy(self, a, arrow):
+        return "PHY   %-16s [0x%03x] %s 0x%04x" % (a.name, a.addr, arrow,
+                                                   a.val), ""
+
+    def _radio(self, a, arrow):
+        # core R2059_CORES addresses all cores at once (broadcast)
+        core = a.block.split()[-1]
+        if core == str(self.regs.const("R2059_CORES", 3)):
+            core = "all"
+        return "radio %-16s core %s reg 0x%03x %s 0x%04x" % (
+            a.name, core, a.addr, arrow, a.val), ""
 
     def regs_delta(self, a, z):
         """what changed between two reads of one register: 'set X'"""

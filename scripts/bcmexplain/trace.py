@@ -153,80 +153,18 @@ class Reader:
         st["line"] += c
         return None
 
+    # the source of an event with a pattern in RE (its name without _read
+    # or _write) -> the method that makes its access of the pattern's match
+    SOURCES = {"bcm4331_bcma": "_bcma", "bcm4331_d11": "_d11",
+               "bcm4331_d11_shm": "_shm", "bcm4331_phy": "_phy",
+               "bcm4331_radio": "_radio", "pci_cfg": "_cfg"}
+
     def _access(self, ev, args):
-        r = self.regs
         m = RE.get(ev, None)
         m = m.match(args) if m else None
-        if ev in ("bcm4331_bcma_read", "bcm4331_bcma_write") and m:
-            core, name, addr, val = m.group(1), m.group(2), \
-                int(m.group(3), 16), int(m.group(4), 16)
-            return [Access("bcma", "R" if ev.endswith("read") else "W",
-                           core, name, addr, val)]
-        if ev in ("bcm4331_d11_read", "bcm4331_d11_write") and m:
-            name, off, val = m.group(1), int(m.group(2), 16), \
-                int(m.group(3), 16)
-            a = Access("d11", "R" if ev.endswith("read") else "W",
-                       "D11", name, off, val)
-            if name in WINDOW_REGS:
-                a.hidden = True
-            if name == "SHM_CONTROL" and a.rw == "W":
-                self.shmctl = val
-                a.hidden = True
-            if name in ("SHM_DATA", "SHM_DATA_UNALIGNED"):
-                a.hidden = True
-                routing = r.extract("D11_SHM_CONTROL", "ROUTING", self.shmctl)
-                if routing == r.const("D11_SHM_UCODE", 0) and a.rw == "W":
-                    # the model counts microcode words, it does not trace
-                    # each: this write is the only trace of one
-                    a.hidden = False
-                    a.kind, a.block, a.name = "shm", "SHM ucode", "microcode"
-                    a.addr = None
-                    a.key = ("shm", "W", "SHM ucode", "microcode", None)
-            p = self.last_shm
-            if name == "SHM_DATA_UNALIGNED" and p and p.rw == "R":
-                # the read was of the upper half
-                p.addr += 2
-                p.val >>= 16
-                p.name = self._shm_name(p.block, p.addr)
-            return [a]
-        if ev in ("bcm4331_d11_shm_read", "bcm4331_d11_shm_write") and m:
-            routing, word, val = int(m.group(1)), int(m.group(2), 16), \
-                int(m.group(3), 16)
-            block = "SHM " + self.shm_routing.get(routing, str(routing))
-            if routing in (r.const("D11_SHM_SHARED"),
-                           r.const("D11_SHM_UCODE")):
-                byte = word * 4
-                if ev.endswith("write") and m.group(4) == "ffff0000":
-                    byte += 2
-                    val >>= 16
-            else:
-                byte = word
-            a = Access("shm", "R" if ev.endswith("read") else "W", block,
-                       self._shm_name(block, byte), byte, val)
-            a.key = ("shm", a.rw, block, None, None)
-            self.last_shm = a
-            return [a]
-        if ev in ("bcm4331_phy_read", "bcm4331_phy_write") and m:
-            reg, val = int(m.group(1), 16), int(m.group(2), 16)
-            return [Access("phy", "R" if ev.endswith("read") else "W",
-                           "PHY", self.phy_names.get(reg, ""), reg, val)]
-        if ev in ("bcm4331_radio_read", "bcm4331_radio_write") and m:
-            core, reg, val = int(m.group(1)), int(m.group(2), 16), \
-                int(m.group(3), 16)
-            return [Access("radio", "R" if ev.endswith("read") else "W",
-                           "radio core %d" % core,
-                           self.radio_names.get(reg, ""), reg, val)]
-        if ev in ("pci_cfg_read", "pci_cfg_write") and m:
-            if not m.group(1).startswith("bcm4331"):
-                return []
-            off, val = int(m.group(2), 16), int(m.group(3), 16)
-            w = ev.endswith("write")
-            if w and off >= 0x40:
-                return []   # bcm4331_pci_cfg_write names it (below)
-            name = self.pci_names.get(off) or self.pci_vendor.get(off) or \
-                ("capability" if off >= 0x40 else "")
-            return [Access("cfg", "W" if w else "R", "PCI config", name,
-                           off, val)]
+        src = self.SOURCES.get(ev.rsplit("_", 1)[0])
+        if src and m:
+            return getattr(self, src)("R" if ev.endswith("read") else "W", m)
         if ev == "bcm4331_pci_cfg_write":
             m2 = re.match(r"(\S+) cfg\[0x([0-9a-f]+)\] <- 0x([0-9a-f]+)", args)
             if m2:
@@ -242,6 +180,76 @@ class Reader:
         return [Access("event", "", ev.split("_", 2)[1] if
                        ev.startswith("bcm4331_") else "air", ev, None, None,
                        args)]
+
+    def _bcma(self, rw, m):
+        core, name, addr, val = m.group(1), m.group(2), \
+            int(m.group(3), 16), int(m.group(4), 16)
+        return [Access("bcma", rw, core, name, addr, val)]
+
+    def _d11(self, rw, m):
+        r = self.regs
+        name, off, val = m.group(1), int(m.group(2), 16), int(m.group(3), 16)
+        a = Access("d11", rw, "D11", name, off, val)
+        if name in WINDOW_REGS:
+            a.hidden = True
+        if name == "SHM_CONTROL" and a.rw == "W":
+            self.shmctl = val
+            a.hidden = True
+        if name in ("SHM_DATA", "SHM_DATA_UNALIGNED"):
+            a.hidden = True
+            routing = r.extract("D11_SHM_CONTROL", "ROUTING", self.shmctl)
+            if routing == r.const("D11_SHM_UCODE", 0) and a.rw == "W":
+                # the model counts microcode words, it does not trace
+                # each: this write is the only trace of one
+                a.hidden = False
+                a.kind, a.block, a.name = "shm", "SHM ucode", "microcode"
+                a.addr = None
+                a.key = ("shm", "W", "SHM ucode", "microcode", None)
+        p = self.last_shm
+        if name == "SHM_DATA_UNALIGNED" and p and p.rw == "R":
+            # the read was of the upper half
+            p.addr += 2
+            p.val >>= 16
+            p.name = self._shm_name(p.block, p.addr)
+        return [a]
+
+    def _shm(self, rw, m):
+        r = self.regs
+        routing, word, val = int(m.group(1)), int(m.group(2), 16), \
+            int(m.group(3), 16)
+        block = "SHM " + self.shm_routing.get(routing, str(routing))
+        if routing in (r.const("D11_SHM_SHARED"), r.const("D11_SHM_UCODE")):
+            byte = word * 4
+            if rw == "W" and m.group(4) == "ffff0000":
+                byte += 2
+                val >>= 16
+        else:
+            byte = word
+        a = Access("shm", rw, block, self._shm_name(block, byte), byte, val)
+        a.key = ("shm", a.rw, block, None, None)
+        self.last_shm = a
+        return [a]
+
+    def _phy(self, rw, m):
+        reg, val = int(m.group(1), 16), int(m.group(2), 16)
+        return [Access("phy", rw, "PHY", self.phy_names.get(reg, ""), reg,
+                       val)]
+
+    def _radio(self, rw, m):
+        core, reg, val = int(m.group(1)), int(m.group(2), 16), \
+            int(m.group(3), 16)
+        return [Access("radio", rw, "radio core %d" % core,
+                       self.radio_names.get(reg, ""), reg, val)]
+
+    def _cfg(self, rw, m):
+        if not m.group(1).startswith("bcm4331"):
+            return []
+        off, val = int(m.group(2), 16), int(m.group(3), 16)
+        if rw == "W" and off >= 0x40:
+            return []   # bcm4331_pci_cfg_write names it (_access())
+        name = self.pci_names.get(off) or self.pci_vendor.get(off) or \
+            ("capability" if off >= 0x40 else "")
+        return [Access("cfg", rw, "PCI config", name, off, val)]
 
     def _shm_name(self, block, byte):
         r = self.regs
