@@ -100,8 +100,7 @@ def run_guest(args):
     return trace, res
 
 
-def main():
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)      # | head
+def parser():
     ap = argparse.ArgumentParser(
         description="Explain what the driver said to the BCM4331 model.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -130,6 +129,12 @@ def main():
                     "(always complete, phases foldable)")
     ap.add_argument("--output", "-o", help="the text transcript to this "
                     "file instead of stdout")
+    return ap
+
+
+def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)      # | head
+    ap = parser()
     args = ap.parse_args()
     if args.list_phases:
         for k, (title, why, funcs) in PHASES.items():
@@ -153,6 +158,11 @@ def main():
             res.log, trace), file=sys.stderr)
     else:
         trace = args.trace
+    return explain(trace, args, only_phases)
+
+
+def explain(trace, args, only_phases):
+    """print the transcript of @trace as @args ask"""
     ex = Explainer()
     with open(trace, errors="replace") as f:
         stages = ex.parse(f)
@@ -175,7 +185,3 @@ def main():
     else:
         tr.text(sys.stdout)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -160,49 +160,66 @@ def classify(stages):
             if st.name == "connect" and a.name == "wifi_ap_rx" and \
                     "subtype 11 " in a.text and \
                     remap is not STAGE_PHASE["connect/auth"]:
-                # the AP heard an authentication frame: the card sent
-                # it since b43's last TXINDEX write; that, the frame's
-                # way out and its TX status belong to the association
                 remap = STAGE_PHASE["connect/auth"]
-                for j in range(k - 1, -1, -1):
-                    b = st.accesses[j]
-                    if b.name == "bcm4331_phy_tune":
-                        break
-                    if b.kind == "d11" and b.name == "DMA_TXINDEX":
-                        for c in st.accesses[j:k]:
-                            c.phase = "assoc"
-                        break
-            if a.kind == "event" and a.name == \
-                    "bcm4331_fw_ucode_upload_start":
-                mode = "fwup"
-            elif a.kind == "event" and a.name in ("bcm4331_fw_boot",
-                                                  "bcm4331_fw_no_ucode"):
-                mode = "psm"
-            elif mode == "psm" and p not in ("psm", "irq", None) and \
-                    not a.hidden:
-                mode = None
+                _auth_sent(st.accesses[:k])
+            mode = _mode(a, p, mode)
             if p == "fwup" and mode == "psm":
                 p = "psm"
             a.phase = remap.get(p, p)
-        # an access without a phase of its own (window moves, generic
-        # events) joins the phase of the next one that has one
-        nxt = "mac"
-        for a in reversed(st.accesses):
-            if a.phase is None:
-                a.phase = nxt
-            else:
-                nxt = a.phase
+        _inherit(st)
         _smooth(st)
-        # the interrupt line and the air go on beside the driver's
-        # work: their lines stay where they happen, in the phase block
-        # around them, unless the step gives them a phase
-        cur = None
-        for a in st.accesses:
-            if a.kind == "event" and a.phase in ("air", "irq") and \
-                    a.block in ("air", "irq") and cur is not None:
-                a.phase = cur
-            elif not a.hidden:
-                cur = a.phase
+        _beside(st)
+
+
+def _auth_sent(accs):
+    """the AP heard an authentication frame after @accs: the card sent it
+    since b43's last TXINDEX write; that, the frame's way out and its TX
+    status belong to the association"""
+    for j in range(len(accs) - 1, -1, -1):
+        b = accs[j]
+        if b.name == "bcm4331_phy_tune":
+            break
+        if b.kind == "d11" and b.name == "DMA_TXINDEX":
+            for c in accs[j:]:
+                c.phase = "assoc"
+            break
+
+
+def _mode(a, p, mode):
+    """the firmware's @mode after @a of phase @p: "fwup" from the microcode
+    upload's start, "psm" from the PSM's start to the driver's next work"""
+    if a.kind == "event" and a.name == "bcm4331_fw_ucode_upload_start":
+        return "fwup"
+    if a.kind == "event" and a.name in ("bcm4331_fw_boot",
+                                        "bcm4331_fw_no_ucode"):
+        return "psm"
+    if mode == "psm" and p not in ("psm", "irq", None) and not a.hidden:
+        return None
+    return mode
+
+
+def _inherit(st):
+    """an access without a phase of its own (window moves, generic events)
+    joins the phase of the next one that has one"""
+    nxt = "mac"
+    for a in reversed(st.accesses):
+        if a.phase is None:
+            a.phase = nxt
+        else:
+            nxt = a.phase
+
+
+def _beside(st):
+    """the interrupt line and the air go on beside the driver's work: their
+    lines stay where they happen, in the phase block around them, unless
+    the step gives them a phase"""
+    cur = None
+    for a in st.accesses:
+        if a.kind == "event" and a.phase in ("air", "irq") and \
+                a.block in ("air", "irq") and cur is not None:
+            a.phase = cur
+        elif not a.hidden:
+            cur = a.phase
 
 
 # phases a driver step touches in passing: a short run of one of them
