@@ -23,53 +23,62 @@ def run_groups(accs):
     out, i, n = [], 0, len(accs)
     while i < n:
         a = accs[i]
-        j = i + 1
-        if a.kind == "shm":
-            # consecutive SHM accesses of one routing (shm key); a few
-            # named words (a key, the firmware's revision) stay lines
-            while j < n and accs[j].key == a.key:
-                j += 1
-            if j - i <= 12 and any(x.name for x in accs[i:j]):
-                j = i + 1
-        elif a.kind == "bcma" and a.block != "EROM" and i + 1 < n and \
-                accs[i + 1].key[:4] == a.key[:4] and \
-                accs[i + 1].addr > a.addr:
-            # a table read word by word (the SPROM)
-            while j < n and accs[j].key[:4] == a.key[:4] and \
-                    accs[j].addr > accs[j - 1].addr:
-                j += 1
-            if j - i >= 3:
-                out.append(("table", accs[i:j]))
-                i = j
-                continue
-            j = i + 1
-        else:
-            while j < n and accs[j].key == a.key:
-                j += 1
+        what, j = _run_end(accs, i)
         if j - i >= 3 or (j - i >= 2 and a.rw == "R" and a.kind != "shm"):
-            out.append(("run", accs[i:j]))
+            out.append((what, accs[i:j]))
             i = j
             continue
-        # a pattern of 2..4 accesses repeated at least 3 times
-        done = False
-        for k in (2, 3, 4):
-            if i + 3 * k > n:
-                break
-            keys = [x.key + (x.addr,) for x in accs[i:i + k]]
-            reps = 1
-            while i + (reps + 1) * k <= n and \
-                    [x.key + (x.addr,) for x in
-                     accs[i + reps * k:i + (reps + 1) * k]] == keys:
-                reps += 1
-            if reps >= 3:
-                out.append(("pattern", accs[i:i + reps * k], k))
-                i += reps * k
-                done = True
-                break
-        if not done:
+        p = _pattern(accs, i)
+        if p:
+            k, reps = p
+            out.append(("pattern", accs[i:i + reps * k], k))
+            i += reps * k
+        else:
             out.append(("one", a))
             i += 1
     return out
+
+
+def _run_end(accs, i):
+    """("run" or "table", the end of the accesses like accs[@i] from it)"""
+    a, j, n = accs[i], i + 1, len(accs)
+    if a.kind == "shm":
+        # consecutive SHM accesses of one routing (shm key); a few
+        # named words (a key, the firmware's revision) stay lines
+        while j < n and accs[j].key == a.key:
+            j += 1
+        if j - i <= 12 and any(x.name for x in accs[i:j]):
+            j = i + 1
+    elif a.kind == "bcma" and a.block != "EROM" and i + 1 < n and \
+            accs[i + 1].key[:4] == a.key[:4] and \
+            accs[i + 1].addr > a.addr:
+        # a table read word by word (the SPROM)
+        while j < n and accs[j].key[:4] == a.key[:4] and \
+                accs[j].addr > accs[j - 1].addr:
+            j += 1
+        return ("table", j) if j - i >= 3 else ("run", i + 1)
+    else:
+        while j < n and accs[j].key == a.key:
+            j += 1
+    return "run", j
+
+
+def _pattern(accs, i):
+    """(k, reps): a pattern of k = 2..4 accesses from accs[@i] repeated
+    reps >= 3 times, or None"""
+    n = len(accs)
+    for k in (2, 3, 4):
+        if i + 3 * k > n:
+            break
+        keys = [x.key + (x.addr,) for x in accs[i:i + k]]
+        reps = 1
+        while i + (reps + 1) * k <= n and \
+                [x.key + (x.addr,) for x in
+                 accs[i + reps * k:i + (reps + 1) * k]] == keys:
+            reps += 1
+        if reps >= 3:
+            return k, reps
+    return None
 
 
 class Transcript:
@@ -115,10 +124,9 @@ class Transcript:
         return blocks
 
     def render(self, g):
-        ex = self.ex
+        """(what, decoded) of a group of run_groups()"""
         if g[0] == "one":
-            what, dec = ex.describe(g[1])
-            return (what, dec)
+            return self.ex.describe(g[1])
         accs = g[1]
         if g[0] == "table":
             a = accs[0]
@@ -126,54 +134,68 @@ class Transcript:
                 a.block, a.name, "read" if a.rw == "R" else "wrote",
                 len(accs), a.addr, accs[-1].addr), "")
         if g[0] == "run":
-            a, z = accs[0], accs[-1]
-            descs = [ex.describe(x) for x in accs]
-            what, dec = descs[0]
-            n = len(accs)
-            if a.kind == "shm" and a.addr is not None:
-                lo = min(x.addr for x in accs)
-                hi = max(x.addr for x in accs)
-                vals = {x.val for x in accs}
-                rng = "0x%04x..0x%04x" % (lo, hi)
-                v = ("all 0x%x" % a.val) if len(vals) == 1 else \
-                    "%d distinct values" % len(vals)
-                names = sorted({x.name for x in accs if x.name},
-                               key=lambda s: (len(s), s))
-                nm = (" (" + ", ".join(names[:4]) +
-                      (", ..." if len(names) > 4 else "") + ")") \
-                    if names else ""
-                verb = "read" if a.rw == "R" else "wrote"
-                return ("%s: %s %d words at %s%s, %s" % (a.block, verb, n,
-                                                          rng, nm, v), "")
-            if a.kind == "shm":
-                return ("%s: wrote %d words (%d bytes)" % (a.block, n, 4 * n),
-                        "")
-            if a.rw == "R":
-                if a.val == z.val:
-                    return ("%s   (read %d times, same value)" % (what, n),
-                            dec)
-                if n >= 3 and all(x.val == a.val for x in accs[:-1]):
-                    # waiting for a change: a poll
-                    return ("polled %s %d times until it read 0x%x" % (
-                        self._reg(a), n, z.val),
-                        ex.regs_delta(a, z) or descs[-1][1])
-                vals = ", ".join("0x%x" % x.val for x in accs[:2]) + \
-                    (", ... 0x%x" % z.val if n > 2 else "")
-                return ("read %s %d times: %s" % (self._reg(a), n, vals),
-                        "")
-            if a.kind == "event":
-                return ("%s   (x%d)" % (what, n), "")
-            vals = [x.val for x in accs]
-            if len(set(vals)) == 1:
-                return ("%s   (written %d times)" % (what, n), dec)
-            return ("wrote %s %d times: 0x%x, 0x%x, ... 0x%x" % (
-                self._reg(a), n, vals[0], vals[1], vals[-1]),
-                descs[-1][1])
+            return self._run(accs)
         k = g[2]
         reps = len(accs) // k
-        parts = [ex.describe(x)[0] for x in accs[:k]]
+        parts = [self.ex.describe(x)[0] for x in accs[:k]]
         return ("%d times: %s" % (reps, "  |  ".join(
             re.sub(r"\s+", " ", p) for p in parts)), "")
+
+    def _run(self, accs):
+        """a run of accesses to one register (or one SHM routing)"""
+        a = accs[0]
+        descs = [self.ex.describe(x) for x in accs]
+        what, dec = descs[0]
+        n = len(accs)
+        if a.kind == "shm" and a.addr is not None:
+            return self._shm_run(accs)
+        if a.kind == "shm":
+            return ("%s: wrote %d words (%d bytes)" % (a.block, n, 4 * n),
+                    "")
+        if a.rw == "R":
+            return self._reads(accs, descs)
+        if a.kind == "event":
+            return ("%s   (x%d)" % (what, n), "")
+        vals = [x.val for x in accs]
+        if len(set(vals)) == 1:
+            return ("%s   (written %d times)" % (what, n), dec)
+        return ("wrote %s %d times: 0x%x, 0x%x, ... 0x%x" % (
+            self._reg(a), n, vals[0], vals[1], vals[-1]),
+            descs[-1][1])
+
+    @staticmethod
+    def _shm_run(accs):
+        """SHM words one after the other: their range, names and values"""
+        a, n = accs[0], len(accs)
+        lo = min(x.addr for x in accs)
+        hi = max(x.addr for x in accs)
+        vals = {x.val for x in accs}
+        rng = "0x%04x..0x%04x" % (lo, hi)
+        v = ("all 0x%x" % a.val) if len(vals) == 1 else \
+            "%d distinct values" % len(vals)
+        names = sorted({x.name for x in accs if x.name},
+                       key=lambda s: (len(s), s))
+        nm = (" (" + ", ".join(names[:4]) +
+              (", ..." if len(names) > 4 else "") + ")") \
+            if names else ""
+        verb = "read" if a.rw == "R" else "wrote"
+        return ("%s: %s %d words at %s%s, %s" % (a.block, verb, n,
+                                                  rng, nm, v), "")
+
+    def _reads(self, accs, descs):
+        """reads of one register: of one value, a poll, or what they read"""
+        a, z, n = accs[0], accs[-1], len(accs)
+        what, dec = descs[0]
+        if a.val == z.val:
+            return ("%s   (read %d times, same value)" % (what, n), dec)
+        if n >= 3 and all(x.val == a.val for x in accs[:-1]):
+            # waiting for a change: a poll
+            return ("polled %s %d times until it read 0x%x" % (
+                self._reg(a), n, z.val),
+                self.ex.regs_delta(a, z) or descs[-1][1])
+        vals = ", ".join("0x%x" % x.val for x in accs[:2]) + \
+            (", ... 0x%x" % z.val if n > 2 else "")
+        return ("read %s %d times: %s" % (self._reg(a), n, vals), "")
 
     def _reg(self, a):
         if a.kind == "d11":
