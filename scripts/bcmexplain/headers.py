@@ -103,20 +103,27 @@ class RegDefs:
             parts.append("+0x%x" % rest)
         out = " ".join(parts) if parts else "(none set)"
         if old is not None and old != val:
-            ch = []
-            for f in fl:
-                a = (old & f.mask) >> f.shift
-                b = (val & f.mask) >> f.shift
-                if a != b:
-                    ch.append(("set %s" if b else "cleared %s") % f.name
-                              if f.length == 1 else
-                              "%s %s->%s" % (f.name, f.values.get(a, a),
-                                             f.values.get(b, b)))
-            if len(ch) > 4:
-                ch = ch[:4] + ["%d more" % (len(ch) - 4)]
+            ch = self._changes(fl, old, val)
             if ch:
                 out += "   [" + ", ".join(ch) + "]"
         return out
+
+    @staticmethod
+    def _changes(fl, old, val):
+        """what changed from @old to @val in the fields @fl: 'set A',
+        'B 1->3', the first four and a count of the others"""
+        ch = []
+        for f in fl:
+            a = (old & f.mask) >> f.shift
+            b = (val & f.mask) >> f.shift
+            if a != b:
+                ch.append(("set %s" if b else "cleared %s") % f.name
+                          if f.length == 1 else
+                          "%s %s->%s" % (f.name, f.values.get(a, a),
+                                         f.values.get(b, b)))
+        if len(ch) > 4:
+            ch = ch[:4] + ["%d more" % (len(ch) - 4)]
+        return ch
 
     def field(self, reg, name):
         """the Field @name of @reg (or of the register @reg has the layout

@@ -258,54 +258,70 @@ def _smooth(st):
 
 
 def _phase(a, mode):
-    n = a.name or ""
-    if a.kind == "cfg":
-        if a.addr in (0x80, 0xac) or n.startswith("BAR0_WIN"):
-            return None
-        if a.addr == 0x94 or n == "IRQMASK":
-            return "pcie"
-        return "pci"
-    if a.kind == "bcma":
-        if a.block == "EROM" or n in ("CC_ID", "CC_CAP", "CC_EROM",
-                                      "CC_CAP_EXT"):
-            return "enum"
-        if n in ("CC_SPROM", "CC_SROM_CONTROL", "CC_CHIPSTAT",
-                 "PCIE_SPROM_SHADOW"):
-            return "sprom"
-        if n.startswith("AI_"):
-            return "reset"
-        if a.block == "PCIe":
-            return "pcie"
-        return "cc"
-    if a.kind == "d11":
-        if n in ("GEN_IRQ_REASON", "DMA_REASON") or \
-                (n == "GEN_IRQ_MASK" and mode is None):
-            return "irq"
-        if n.startswith("DMA_"):
-            if n.endswith(("RINGLO", "RINGHI", "CTL", "IRQ_MASK")):
-                return "dma"
-            return "data"
-        if n.startswith("XMITSTAT"):
-            return "data"
-        if mode in ("fwup", "psm") and n in ("MACCTL", "GEN_IRQ_MASK"):
-            return mode
-        return "mac"
-    if a.kind == "shm":
-        if a.block == "SHM ucode":
-            return "fwup"
-        if n.startswith("key ") or n.startswith("KEYIDXBLOCK"):
-            return "key"
-        if mode == "psm" and a.rw == "R":
-            return "psm"
-        return "mac"
+    """the phase of @a by itself (None: the next access's), the firmware's
+    mode @mode"""
     if a.kind in ("phy", "radio"):
         return "phy"
-    if a.kind == "event":
-        if a.block == "irq":
-            return "irq"
-        if a.block == "air":
-            if a.name in LANDMARKS:
-                return "assoc"
-            return "air"
-        return EVENT_PHASE.get(a.name)
-    return None
+    of_kind = PHASE_OF.get(a.kind)
+    return of_kind(a, a.name or "", mode) if of_kind else None
+
+
+def _cfg_phase(a, n, mode):
+    if a.addr in (0x80, 0xac) or n.startswith("BAR0_WIN"):
+        return None
+    if a.addr == 0x94 or n == "IRQMASK":
+        return "pcie"
+    return "pci"
+
+
+def _bcma_phase(a, n, mode):
+    if a.block == "EROM" or n in ("CC_ID", "CC_CAP", "CC_EROM",
+                                  "CC_CAP_EXT"):
+        return "enum"
+    if n in ("CC_SPROM", "CC_SROM_CONTROL", "CC_CHIPSTAT",
+             "PCIE_SPROM_SHADOW"):
+        return "sprom"
+    if n.startswith("AI_"):
+        return "reset"
+    if a.block == "PCIe":
+        return "pcie"
+    return "cc"
+
+
+def _d11_phase(a, n, mode):
+    if n in ("GEN_IRQ_REASON", "DMA_REASON") or \
+            (n == "GEN_IRQ_MASK" and mode is None):
+        return "irq"
+    if n.startswith("DMA_"):
+        if n.endswith(("RINGLO", "RINGHI", "CTL", "IRQ_MASK")):
+            return "dma"
+        return "data"
+    if n.startswith("XMITSTAT"):
+        return "data"
+    if mode in ("fwup", "psm") and n in ("MACCTL", "GEN_IRQ_MASK"):
+        return mode
+    return "mac"
+
+
+def _shm_phase(a, n, mode):
+    if a.block == "SHM ucode":
+        return "fwup"
+    if n.startswith("key ") or n.startswith("KEYIDXBLOCK"):
+        return "key"
+    if mode == "psm" and a.rw == "R":
+        return "psm"
+    return "mac"
+
+
+def _event_phase(a, n, mode):
+    if a.block == "irq":
+        return "irq"
+    if a.block == "air":
+        if a.name in LANDMARKS:
+            return "assoc"
+        return "air"
+    return EVENT_PHASE.get(a.name)
+
+
+PHASE_OF = {"cfg": _cfg_phase, "bcma": _bcma_phase, "d11": _d11_phase,
+            "shm": _shm_phase, "event": _event_phase}
