@@ -5,6 +5,8 @@ accesses (register accesses and the model's events)."""
 import collections
 import re
 
+# the trace events a run records (cli.run_guest) for the reader; the
+# guest's marker lines start with MARK
 TRACE_EVENTS = ["bcm4331_*", "wifi_*", "pci_cfg_*", "serial_write"]
 MARK = "@@ "
 LINE = re.compile(r"^(?:\d+@[\d.]+:)?(\w+) (.*)$")
