@@ -26,7 +26,7 @@ for a in "$@"; do
     [ "$prev" = --kernel ] && kernel=$a
     prev=$a
 done
-"$top/scripts/deps.sh"
+"$top/scripts/deps.sh" lab
 BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
 /usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
 /usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"

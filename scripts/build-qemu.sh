@@ -6,6 +6,7 @@
 #
 #   scripts/build-qemu.sh           -> build/qemu/         (+ build/qemu-system-x86_64)
 #   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (ASan + UBSan, runs the qtests)
+#   ... --qtests                    and the qtests of that build (scripts/test.sh)
 #   scripts/build-qemu.sh --fuzz    -> build/qemu-fuzz/    (clang-14 libFuzzer + ASan +
 #                                      UBSan: qemu-fuzz-x86_64; scripts/build-fuzz.sh)
 #   scripts/build-qemu.sh --fuzz-cov -> build/qemu-fuzz-cov/ (libFuzzer with clang's
@@ -17,13 +18,16 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=normal
-case "${1:-}" in
---asan) variant=asan ;;
---fuzz) variant=fuzz ;;
---fuzz-cov) variant=fuzz-cov ;;
-"") ;;
-*) echo "usage: build-qemu.sh [--asan|--fuzz|--fuzz-cov]" >&2; exit 2 ;;
-esac
+qtests=
+for a in "$@"; do
+    case $a in
+    --asan) variant=asan ;;
+    --fuzz) variant=fuzz ;;
+    --fuzz-cov) variant=fuzz-cov ;;
+    --qtests) qtests=1 ;;
+    *) echo "usage: build-qemu.sh [--asan|--fuzz|--fuzz-cov] [--qtests]" >&2; exit 2 ;;
+    esac
+done
 
 case $variant in
 fuzz*) [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" fuzz ;;
@@ -69,8 +73,12 @@ echo "build-qemu: QEMU $(cat "$qsrc/VERSION") from Debian source package qemu $v
 # Debian's source drops the firmware blobs: use Debian's seabios,
 # qemu-system-data and ipxe-qemu packages at run time.
 fwpath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
+# Only what the guests, qtests and benchmarks use: one target, no optional
+# feature we do not name, and the devices of our devices file
+# (configs/devices/x86_64-softmmu/bcm43xx.mak, overlaid: Q35 and I440FX,
+# the cards and the air, e1000/e1000e, pcie-root-port, intel-iommu).
 base=(--python=$py --target-list=x86_64-softmmu --without-default-features
-      --enable-tcg)
+      --without-default-devices --with-devices-x86_64=bcm43xx --enable-tcg)
 features=(--enable-slirp --enable-pixman --enable-fdt=system
           --disable-docs --disable-download --disable-install-blobs)
 # libFuzzer builds: clang (ccache'd through PATH), no KVM (the fuzzer
@@ -112,10 +120,13 @@ fi
 jobs=$(nproc)
 case $variant in
 fuzz*) targets=(qemu-fuzz-x86_64) ;;
-*)     # our qtests, and QEMU's own sweeps over every device and machine type
-       # (device-introspect-test, qom-test) with our devices built in
-       targets=(qemu-system-x86_64 tests/qtest/device-introspect-test tests/qtest/qom-test
-                $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//')) ;;
+*)     targets=(qemu-system-x86_64)
+       # --qtests (scripts/test.sh): our qtests, and QEMU's own sweeps over
+       # every device and machine type (device-introspect-test, qom-test)
+       # with our devices built in; the main job needs none of them
+       [ -z "$qtests" ] ||
+           targets+=(tests/qtest/device-introspect-test tests/qtest/qom-test
+                     $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//')) ;;
 esac
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
 # Progress without flooding the terminal or a CI log: one line per tenth of

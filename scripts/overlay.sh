@@ -2,19 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Overlay the project's QEMU-relative files onto a QEMU source tree:
-# every file under hw/, include/ and tests/qtest/ becomes a symlink at the
-# same path in the tree (edits rebuild incrementally), and the one-line hooks
+# every file under hw/, net/, include/, qapi/, configs/ and tests/qtest/
+# becomes a symlink at the same path in the tree (edits rebuild
+# incrementally), and the one-line hooks
 # that make QEMU's build see them are added.  Idempotent.
 #
 #   overlay.sh QEMU_SRC_DIR                     all of it, as symlinks
 #   overlay.sh --copy --parts P,... QEMU_SRC_DIR
 #       copies of the files of parts P (qemu-fix, wifi, bcm4331, qtest,
-#       fuzz, docs)
+#       fuzz, docs, devices)
 #       and their hooks only: one patch of scripts/patches.sh each
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 copy=
-parts=qemu-fix,wifi,bcm4331,qtest,fuzz
+parts=qemu-fix,wifi,bcm4331,qtest,fuzz,devices
 while [ $# -gt 1 ]; do
     case $1 in
     --copy) copy=1 ;;
@@ -43,6 +44,8 @@ part_of() {
     tests/qtest/fuzz/*) echo fuzz ;;
     tests/qtest/*) echo qtest ;;
     docs/system/*) echo docs ;;
+    # our builds' device selection (build-qemu.sh), not part of the series
+    configs/devices/*) echo devices ;;
     esac
 }
 
@@ -61,11 +64,11 @@ while IFS= read -r f; do
     else
         ln -sfn "$top/$f" "$dst"
     fi
-done < <(find hw net include tests/qtest docs/system qapi -type f 2>/dev/null | sort)
+done < <(find hw net include tests/qtest docs/system qapi configs -type f 2>/dev/null | sort)
 
 # drop symlinks whose project file was removed
 if [ -z "$copy" ]; then
-    find "$q/hw" "$q/net" "$q/include" "$q/tests/qtest" "$q/qapi" -type l 2>/dev/null | while IFS= read -r l; do
+    find "$q/hw" "$q/net" "$q/include" "$q/tests/qtest" "$q/qapi" "$q/configs" -type l 2>/dev/null | while IFS= read -r l; do
         case $(readlink "$l") in
         "$top"/*) [ -e "$l" ] || rm -f "$l" ;;
         esac

@@ -25,10 +25,19 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-"$top/scripts/deps.sh"
-BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
-/usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
-/usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"
+# Each phase's time, and the total at the end (a first run on a fresh
+# machine installs and builds; a second one goes straight to the guest).
+t0=$SECONDS
+step() {
+    local name=$1 start=$SECONDS
+    shift
+    "$@"
+    echo "run: $name: $((SECONDS - start)) s"
+}
+step "dependencies" "$top/scripts/deps.sh"
+step "QEMU" env BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
+step "firmware stubs" /usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
+step "guest image" /usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel"
 
 qargs=(-object wifi-medium,id=air0
        -netdev user,id=n0
@@ -38,5 +47,12 @@ if [ $mode = shell ]; then
     exec /usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
         --interactive -- "${qargs[@]}"
 fi
-exec /usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
+start=$SECONDS
+set +e
+/usr/bin/python3 "$top/tests/guest/harness.py" --kernel "$kernel" \
     --name demo --scenario "$top/tests/guest/scenarios/demo.sh" -- "${qargs[@]}"
+rc=$?
+set -e
+echo "run: guest: $((SECONDS - start)) s"
+echo "run: total: $((SECONDS - t0)) s"
+exit $rc

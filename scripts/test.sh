@@ -23,13 +23,30 @@ die() {
     exit 1
 }
 
-scripts/deps.sh fuzz || die "installing dependencies failed"
-BCM_SKIP_DEPS=1 scripts/build-qemu.sh || die "QEMU build failed"
-BCM_SKIP_DEPS=1 scripts/build-qemu.sh --asan || die "QEMU ASan/UBSan build failed"
-BCM_SKIP_DEPS=1 scripts/build-fuzz.sh || die "QEMU fuzzer build failed"
-/usr/bin/python3 firmware-stubs/gen-stubs.py || die "firmware stubs failed"
+# Each phase's wall time, printed before the last line (issue 28: what
+# dominates a run on a fresh machine).
+phases=()
+t0=$SECONDS
+phase() {
+    local name=$1 start=$SECONDS
+    shift
+    "$@"
+    local rc=$?
+    phases+=("$(printf '%-28s %5d s' "$name" $((SECONDS - start)))")
+    return $rc
+}
+
+phase "dependencies" scripts/deps.sh fuzz || die "installing dependencies failed"
+phase "QEMU build" env BCM_SKIP_DEPS=1 scripts/build-qemu.sh --qtests ||
+    die "QEMU build failed"
+phase "QEMU ASan/UBSan build" env BCM_SKIP_DEPS=1 scripts/build-qemu.sh --asan --qtests ||
+    die "QEMU ASan/UBSan build failed"
+phase "QEMU fuzzer build" env BCM_SKIP_DEPS=1 scripts/build-fuzz.sh ||
+    die "QEMU fuzzer build failed"
+phase "firmware stubs" /usr/bin/python3 firmware-stubs/gen-stubs.py || die "firmware stubs failed"
 for k in 6.12 6.1; do
-    /usr/bin/python3 scripts/build-guest.py --kernel $k || die "guest image ($k) failed"
+    phase "guest image $k" /usr/bin/python3 scripts/build-guest.py --kernel $k ||
+        die "guest image ($k) failed"
 done
 
 tdir=build/tests
@@ -42,22 +59,35 @@ args=(--print-errorlogs --num-processes "$(nproc)")
 for s in "${suites[@]}"; do
     args+=(--suite "$s")
 done
-meson test -C "$tdir" "${args[@]}"
+phase "meson test" meson test -C "$tdir" "${args[@]}"
 rc=$?
 
 # Count from meson's machine-readable log (one JSON object per test).
+# On stderr: each suite's summed test time and the five longest tests.
 read -r pass fail < <(/usr/bin/python3 - "$tdir/meson-logs/testlog.json" <<'PY'
-import json, sys
+import collections, json, sys
 p = f = 0
-for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
-    if r in ("OK", "EXPECTEDFAIL"):
+tests = [json.loads(line) for line in open(sys.argv[1])]
+for t in tests:
+    if t["result"] in ("OK", "EXPECTEDFAIL"):
         p += 1
-    elif r != "SKIP":
+    elif t["result"] != "SKIP":
         f += 1
+per = collections.Counter()
+for t in tests:
+    per["+".join(x.split(":")[-1] for x in t.get("suite", ["?"]))] += \
+        t["duration"]
+for s, d in sorted(per.items(), key=lambda x: -x[1]):
+    print("  suite %-24s %5d s (summed)" % (s, d), file=sys.stderr)
+for t in sorted(tests, key=lambda t: -t["duration"])[:5]:
+    print("  test  %-24s %5d s" % (t["name"].split(" / ")[-1], t["duration"]),
+          file=sys.stderr)
 print(p, f)
 PY
 ) || { pass=0; fail=1; }
+echo "phases (wall time):" >&2
+printf '  %s\n' "${phases[@]}" >&2
+printf '  %-28s %5d s\n' "total" $((SECONDS - t0)) >&2
 [ "$rc" = 0 ] || [ "$fail" != 0 ] || fail=1
 summary "$pass" "$fail"
 [ "$fail" = 0 ]

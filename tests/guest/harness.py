@@ -448,6 +448,33 @@ def run_guests(guests):
     return [g.wait() for g in guests]
 
 
+def follow(g):
+    """The guest's console on stdout while it runs; each scenario section
+    ("### ...") with the seconds since QEMU started."""
+    pos = 0
+    buf = b""
+    while True:
+        done = g.proc.poll() is not None or \
+            time.monotonic() - g.started > g.timeout
+        with open(g.log, "rb") as f:
+            f.seek(pos)
+            data = f.read()
+        pos += len(data)
+        buf += data
+        lines = buf.split(b"\n")
+        buf = lines.pop()
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            if line.startswith("### "):
+                line = "%s  [%.0f s]" % (line, time.monotonic() - g.started)
+            print(line, flush=True)
+        if done:
+            if buf:
+                print(buf.decode("utf-8", "replace"), flush=True)
+            return
+        time.sleep(0.2)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Boot the bcm4331-qemu test guest under TCG")
@@ -468,8 +495,9 @@ def main():
         ap.error("--scenario or --interactive")
     with open(args.scenario) as f:
         g.scenario = f.read()
-    res = g.run()
-    sys.stdout.write(res.output)
+    g.start()
+    follow(g)
+    res = g.wait()
     res.report()
     return 0 if res.ok else 1
 

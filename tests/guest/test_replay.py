@@ -8,9 +8,13 @@
                              AP's netdev, replay it: the serial output and the
                              trace of the card and the air (-trace bcm4331_*
                              -trace wifi_*) are the same, byte for byte
-    test_replay.py erratum   the same for the bug lab's failing run: the
+    test_replay.py erratum   the bug lab's failing run recorded: the
                              pre-fix b43 (scripts/bug-lab.sh rx-ring-bit12)
-                             with rx-cd-erratum=on, up to its soft lockup
+                             with rx-cd-erratum=on, up to its soft lockup;
+                             replayed under gdb up to the bug (the slot 257
+                             of a 256-slot ring), not through the whole
+                             lockup: the replay's serial output and trace
+                             are the record's, byte for byte, that far
     test_replay.py icount    no record/replay: two runs with
                              -icount shift=N,sleep=off, the virtual AP
                              without a netdev (WPA2 association only) give
@@ -93,6 +97,20 @@ def same(res_a, res_b, ga, gb, what):
     return lines
 
 
+def same_prefix(rec, rep, what, res):
+    """A replay stopped early (killed by gdb at the bug): its console and
+    its trace up to their last whole line are the start of the record's,
+    byte for byte"""
+    for kind, a, b in (("serial output", rec.log, rep.log),
+                       ("trace", rec.trace, rep.trace)):
+        full = open(a, "rb").read() if os.path.exists(a) else b""
+        part = open(b, "rb").read() if os.path.exists(b) else b""
+        part = part[:part.rfind(b"\n") + 1]
+        check(len(part) > 0 and full.startswith(part),
+              "%s: the %s is the record's up to the bug (%d of %d lines)" % (
+                  what, kind, part.count(b"\n"), full.count(b"\n")), res)
+
+
 def record_replay(name, scenario, qemu_args, initrd=None, append=""):
     rrfile = os.path.join(log_dir(), "%s.rr" % name)
     rec = rr_guest(name + "-record", "record", rrfile, scenario, qemu_args,
@@ -115,7 +133,7 @@ def gdb_at_the_bug(rec, r1, ko, initrd):
     m = re.search(r"### b43 \.text at (0x[0-9a-f]+)", r1.text)
     if not shutil.which("gdb") or not m:
         check(False, "gdb and the module's address (%s)" % bool(m), r1)
-        return
+        return r1
     port = random.randint(20000, 60000)
     rrfile = os.path.join(log_dir(), "replay-erratum.rr")
     g = rr_guest("replay-erratum-gdb", "replay", rrfile, buglab.SCENARIO,
@@ -136,6 +154,8 @@ def gdb_at_the_bug(rec, r1, ko, initrd):
           re.search(r"\$\d+ = 256", out) is not None,
           "gdb in the replay: op64_get_current_rxslot() returns 257 on a "
           "ring of 256 slots", r3)
+    same_prefix(rec, g, "record vs replay under gdb", r3)
+    return r3
 
 
 def main():
@@ -158,19 +178,19 @@ def main():
               n, r2)
     elif mode == "erratum":
         initrd, ko = buglab.driver_initrd("b43-revert-14a8083e6765.patch")
-        rec, r1, rep, r2 = record_replay(
-            "replay-erratum", buglab.SCENARIO,
-            ["-device", "intel-iommu"] + air(True) +
-            ["-device", "bcm4331,addr=04.0,medium=air0,rx-cd-erratum=on"],
-            initrd=initrd,
-            append=buglab.LOCKUP_APPEND + " intel_iommu=on")
-        results = [r1, r2]
+        qa = ["-device", "intel-iommu"] + air(True) + \
+            ["-device", "bcm4331,addr=04.0,medium=air0,rx-cd-erratum=on"]
+        rrfile = os.path.join(log_dir(), "replay-erratum.rr")
+        rec = rr_guest("replay-erratum-record", "record", rrfile,
+                       buglab.SCENARIO, qa, initrd,
+                       buglab.LOCKUP_APPEND + " intel_iommu=on")
+        rec.qemu_args_rr = qa
+        r1 = rec.run()
         o = buglab.rx_observed(buglab.ring_trace(rec.trace))
         check(buglab.lockup(r1), "the recorded run locks up in b43_dma_rx "
               "(RX ring 0x%x, RXSTATUS 0x%x, slot %s)" % (
                   o["ring"] or 0, o["status"] or 0, o["slot"]), r1)
-        same(r1, r2, rec, rep, "record vs replay")
-        gdb_at_the_bug(rec, r1, ko, initrd)
+        results = [r1, gdb_at_the_bug(rec, r1, ko, initrd)]
     elif mode == "icount":
         qa = air(False) + ["-device", "bcm4331,addr=04.0,medium=air0"]
         ga = rr_guest("icount-a", None, None, SCENARIO_AIR, qa)
