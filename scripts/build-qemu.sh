@@ -79,7 +79,7 @@ fwpath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu
 # the cards and the air, e1000/e1000e, pcie-root-port, intel-iommu).
 base=(--python=$py --target-list=x86_64-softmmu --without-default-features
       --without-default-devices --with-devices-x86_64=bcm43xx --enable-tcg)
-features=(--enable-slirp --enable-pixman --enable-fdt=system
+features=(--enable-slirp --enable-pixman
           --disable-docs --disable-download --disable-install-blobs)
 # libFuzzer builds: clang (ccache'd through PATH), no KVM (the fuzzer
 # runs with accel=qtest); coverage instrumentation is limited to hw/, net/
