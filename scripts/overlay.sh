@@ -94,6 +94,8 @@ unhook() {
 unhook hw/net/meson.build "subdir('bcm4331')"
 unhook hw/net/Kconfig "source bcm4331/Kconfig"
 unhook meson.build "    'hw/net/bcm4331',"
+# ... and libqos/bcm4331.c before it became libqos/bcm43xx.c
+unhook tests/qtest/libqos/meson.build "        'bcm4331.c',"
 
 if has qemu-fix; then
     # net/stream.c: a server's link is down until a client connects.  Its
@@ -164,7 +166,7 @@ if has fuzz; then
 fi
 if has qtest; then
     # the libqos driver steps the qtests and the fuzz targets share
-    hook tests/qtest/libqos/meson.build "^        'e1000e.c',$" "        'bcm4331.c',"
+    hook tests/qtest/libqos/meson.build "^        'e1000e.c',$" "        'bcm43xx.c',"
     # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
     qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
     line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"

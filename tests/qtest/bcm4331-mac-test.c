@@ -14,15 +14,15 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
-#include "bcm4331-qtest.h"
+#include "libqos/bcm43xx.h"
 
-typedef QBcm4331 Card;
+typedef QBcm43xx Card;
 
 static void card_open(Card *c, const char *extra)
 {
-    qbcm4331_open(c, "-M q35 -device bcm4331,addr=04.0,id=wifi0%s",
+    qbcm43xx_open(c, "-M q35 -device bcm4331,addr=04.0,id=wifi0%s",
                   extra ? extra : "");
-    qbcm4331_core_up(c->dev, c->bar0);
+    qbcm43xx_core_up(c->dev, c->bar0);
 }
 
 static void shm_ctl(Card *c, uint32_t routing, uint32_t off)
@@ -137,7 +137,7 @@ static void test_shm(void)
     /* a routing that does not exist: defined all-ones */
     shm_ctl(&c, 7, 0);
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_SHM_DATA), ==, 0xffffffff);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /*
@@ -210,7 +210,7 @@ static void test_psm_handshake(void)
     bcm_wl(&c, AGENT + 0x800, 1);
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_MACCTL), ==, 0);
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_GEN_IRQ_REASON), ==, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* Broadcom's microcode is recognised by its size and emulated */
@@ -228,7 +228,7 @@ static void test_real_ucode(void)
     g_assert_cmphex(boot(&c, w, 0x9b48 / 4), ==, 0x1);
     g_assert_cmphex(shm_r16(&c, 0x0), ==, 666);
     g_assert_cmphex(shm_r16(&c, 0x6), ==, 0x09e7);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* Bad microcode: the PSM does not signal, as with garbage on hardware */
@@ -251,7 +251,7 @@ static void test_bad_ucode(void)
         bcm_wl(&c, D11 + A_D11_SHM_DATA, i);
     }
     g_assert_cmphex(shm_r16(&c, 0x0), ==, 784);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /*
@@ -273,13 +273,13 @@ static void test_initvals_anywhere(void)
         }
         bcm_ww(&c, D11 + off, off ^ 0x5a5a);
     }
-    qbcm4331_core_up(c.dev, c.bar0);
+    qbcm43xx_core_up(c.dev, c.bar0);
     for (int i = 0; i < ARRAY_SIZE(plain); i++) {
         bcm_wl(&c, D11 + plain[i], 0x12345678 + i);
         g_assert_cmphex(bcm_rl(&c, D11 + plain[i]), ==, 0x12345678 + i);
     }
     g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_VER), ==, 0x9701);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static bool intx(Card *c)
@@ -355,7 +355,7 @@ static void test_msi(void)
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", false);
     g_assert_cmphex(msi_take(&c), ==, 0);
     g_assert_false(intx(&c));
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* GEN_IRQ_REASON & GEN_IRQ_MASK, routed by config 0x94 bit 9 */
@@ -399,7 +399,7 @@ static void test_irq(void)
     g_assert_true(intx(&c));
     bcm_wl(&c, AGENT + 0x800, 1);
     g_assert_false(intx(&c));
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static uint64_t tsf(Card *c)
@@ -427,7 +427,7 @@ static void test_tsf(void)
     g_assert_cmphex(tsf(&c), ==, 0x200000010ull);  /* carries into high */
     /* reading high alone gives the value latched by the last low read */
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_TSF_HIGH), ==, 0x2);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static void test_rfkill(void)
@@ -445,14 +445,14 @@ static void test_rfkill(void)
     /* the switch survives core resets (it is a pin, not a register) */
     qtest_qom_set_bool(c.qts, "/machine/peripheral/wifi0", "rfkill", true);
     bcm_wl(&c, AGENT + 0x800, 1);
-    qbcm4331_core_up(c.dev, c.bar0);
+    qbcm43xx_core_up(c.dev, c.bar0);
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
     /* read-only */
     bcm_wl(&c, D11 + A_D11_RADIO_HWENABLED_HI, 0);
     g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RADIO_HWENABLED_HI) & 0x10000, ==,
                     0x10000);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static uint16_t phy_r(Card *c, uint16_t reg)
@@ -503,12 +503,12 @@ static void test_phy_radio(void)
         g_assert_cmphex(bcm_rw(&c, D11 + A_D11_RADIO24_DATA), ==, id[i]);
     }
     /* PHY registers: plain storage, no auto-increment of PHY_DATA */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x23f, 0x7ff);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x23f, 0x7ff);
     g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
     g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_DATA), ==, 0x7ff);
     g_assert_cmphex(phy_r(&c, 0x240), ==, 0);
     /* RF sequences complete at once */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x804, 0x21);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x804, 0x21);
     g_assert_cmphex(phy_r(&c, 0x804), ==, 0);
     /* calibrations done: RCAL (core 2 reg 0x145), RC-CAL (core 0 0x140) */
     g_assert_cmphex(radio_r(&c, 0x800 | 0x145) & 1, ==, 1);
@@ -526,36 +526,36 @@ static void test_phy_radio(void)
     g_assert_cmphex(radio_r(&c, 0x001), ==, 0x59);
 
     /* table port: DATALO advances, DATAHI does not; 32-bit = HI then LO */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x074, 0x1019);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x0033);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x074, 0x1019);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x073, 0x0033);
     /* next element, low half */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 0x4444);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x073, 0x4444);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x072, (0x1a << 10) | 0x0e8);
     g_assert_cmphex(phy_r(&c, 0x074), ==, 0x1019);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 0x0033);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 0x4444);
     /* pointer wraps inside the table space */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x072, 0xffff);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 1);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x073, 2);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x072, 0);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x072, 0xffff);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x073, 1);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x073, 2);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x072, 0);
     g_assert_cmphex(phy_r(&c, 0x073), ==, 2);
 
     /* the tuned channel follows BW1 */
     g_assert_cmpuint(qom_u32(&c, "channel"), ==, 0);
     for (int ch = 1; ch <= 13; ch++) {
-        qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, bw1[ch - 1]);
+        qbcm43xx_phy_write(c.dev, c.bar0, 0x1ce, bw1[ch - 1]);
         g_assert_cmpuint(qom_u32(&c, "channel"), ==, ch);
         g_assert_cmpuint(qom_u32(&c, "frequency"), ==, 2407 + 5 * ch);
     }
     /* a value that is no channel leaves the tuning alone */
-    qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, 0x0004);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x1ce, 0x0004);
     g_assert_cmpuint(qom_u32(&c, "channel"), ==, 13);
     /* PHY address beyond 0xFFF: wraps, logged, no crash */
-    qbcm4331_phy_write(c.dev, c.bar0, 0xf23f, 0x1);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0xf23f, 0x1);
     g_assert_cmphex(phy_r(&c, 0x23f), ==, 1);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static void test_misc(void)
@@ -593,7 +593,7 @@ static void test_misc(void)
     g_assert_cmphex(bcm_rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 2);
     bcm_wl(&c, D11 + 0x240, 0);
     g_assert_cmphex(bcm_rl(&c, D11 + 0x240 + 0x10) >> 28, ==, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* the card's state survives a migration (VMState of all its parts) */
@@ -610,22 +610,22 @@ static void test_migration(void)
     card_open(&c, ",mac=02:11:22:33:44:55");
     boot(&c, stub784, ARRAY_SIZE(stub784));
     shm_w32(&c, 0x200, 0xfeedf00d);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x810, 0x2);
-    qbcm4331_phy_write(c.dev, c.bar0, 0x1ce, bw1_ch6);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x810, 0x2);
+    qbcm43xx_phy_write(c.dev, c.bar0, 0x1ce, bw1_ch6);
     bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     qpci_config_writel(c.dev, 0x94, 0x200);
     g_assert_true(intx(&c));
     r = qtest_qmp(c.qts, "{ 'execute': 'migrate', 'arguments': "
                   "{ 'uri': %s } }", uri_out);
     qobject_unref(r);
-    bcm4331_wait_migration(c.qts);
+    qbcm_wait_migration(c.qts);
 
     d.qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0,"
                         "mac=02:11:22:33:44:55 -incoming defer");
     r = qtest_qmp(d.qts, "{ 'execute': 'migrate-incoming', 'arguments': "
                   "{ 'uri': %s } }", uri_in);
     qobject_unref(r);
-    bcm4331_wait_migration(d.qts);
+    qbcm_wait_migration(d.qts);
     d.bus = qpci_new_pc(d.qts, NULL);
     d.dev = qpci_device_find(d.bus, QPCI_DEVFN(4, 0));
     /* same BAR address as the source (config space migrated) */
@@ -641,7 +641,7 @@ static void test_migration(void)
     g_free(d.dev);
     qpci_free_pc(d.bus);
     qtest_quit(d.qts);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
     unlink(file);
 }
 
@@ -649,18 +649,19 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm4331/mac/shm", test_shm);
-    qtest_add_func("/bcm4331/mac/psm-handshake", test_psm_handshake);
-    qtest_add_func("/bcm4331/mac/real-ucode", test_real_ucode);
-    qtest_add_func("/bcm4331/mac/bad-ucode", test_bad_ucode);
-    qtest_add_func("/bcm4331/mac/initvals-anywhere", test_initvals_anywhere);
-    qtest_add_func("/bcm4331/mac/irq", test_irq);
-    qtest_add_func("/bcm4331/mac/msi", test_msi);
-    qtest_add_func("/bcm4331/mac/tsf", test_tsf);
-    qtest_add_func("/bcm4331/mac/rfkill", test_rfkill);
-    qtest_add_func("/bcm4331/mac/phy-radio", test_phy_radio);
-    qtest_add_func("/bcm4331/mac/misc", test_misc);
-    qtest_add_func("/bcm4331/mac/migration", test_migration);
+    qtest_add_func("/bcm43xx/bcm4331/mac/shm", test_shm);
+    qtest_add_func("/bcm43xx/bcm4331/fw/psm-handshake", test_psm_handshake);
+    qtest_add_func("/bcm43xx/bcm4331/fw/real-ucode", test_real_ucode);
+    qtest_add_func("/bcm43xx/bcm4331/fw/bad-ucode", test_bad_ucode);
+    qtest_add_func("/bcm43xx/bcm4331/fw/initvals-anywhere",
+                   test_initvals_anywhere);
+    qtest_add_func("/bcm43xx/bcm4331/mac/irq", test_irq);
+    qtest_add_func("/bcm43xx/bcm4331/mac/msi", test_msi);
+    qtest_add_func("/bcm43xx/bcm4331/mac/tsf", test_tsf);
+    qtest_add_func("/bcm43xx/bcm4331/mac/rfkill", test_rfkill);
+    qtest_add_func("/bcm43xx/bcm4331/phy/radio", test_phy_radio);
+    qtest_add_func("/bcm43xx/bcm4331/mac/misc", test_misc);
+    qtest_add_func("/bcm43xx/bcm4331/mac/migration", test_migration);
 
     return g_test_run();
 }

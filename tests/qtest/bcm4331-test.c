@@ -14,16 +14,16 @@
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
-#include "libqos/bcm4331.h"
+#include "libqos/bcm43xx.h"
 
 #define BCM_DEVFN       QPCI_DEVFN(4, 0)
 #define BCM_DEVFN2      QPCI_DEVFN(5, 0)
 
-typedef QBcm4331 Card;
+typedef QBcm43xx Card;
 
 static void card_open(Card *c, const char *machine, const char *extra)
 {
-    qbcm4331_open(c, "-M %s -device bcm4331,addr=04.0%s", machine,
+    qbcm43xx_open(c, "-M %s -device bcm4331,addr=04.0%s", machine,
                   extra ? extra : "");
 }
 
@@ -134,7 +134,7 @@ static void test_config(const void *data)
     check_bar0(c.dev);
     check_caps(c.dev);
     check_vendor_regs(c.dev);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static void test_subsystem_props(void)
@@ -143,7 +143,7 @@ static void test_subsystem_props(void)
 
     card_open(&c, "q35", ",subsys-vendor-id=0x14e4,subsys-id=0x4331");
     check_identity(c.dev, 0x14e4, 0x4331);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* A system reset puts the window registers back to their reset values. */
@@ -159,7 +159,7 @@ static void test_reset(void)
     g_assert_cmphex(qpci_config_readl(c.dev, 0x80), ==, 0x18000000);
     g_assert_cmphex(qpci_config_readl(c.dev, 0x94), ==, 0);
     g_assert_cmphex(qpci_config_readl(c.dev, 0xac), ==, 0x18100000);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* ---- backplane (bcma) --------------------------------------------- */
@@ -327,7 +327,7 @@ static void test_erom(void)
     }
     g_assert_cmpuint(erom_scan(&c, again, ARRAY_SIZE(again)), ==, n);
     g_assert_cmpmem(got, sizeof(got[0]) * n, again, sizeof(again[0]) * n);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static void test_chip_id(void)
@@ -348,7 +348,7 @@ static void test_chip_id(void)
                     0x50000000);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0xac) & 0x40, ==, 0);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x190) & 1, ==, 1);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* Windows decode what config 0x80/0xAC say; the fixed windows do not move. */
@@ -388,7 +388,7 @@ static void test_windows(void)
                     0xfffff000);
     g_assert_cmphex(qpci_config_readl(c.dev, BCMA_PCI_BAR0_WIN2), ==,
                     0x20000000);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static void test_narrow_unaligned(void)
@@ -424,7 +424,7 @@ static void test_narrow_unaligned(void)
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN2, 0x18100000);
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_WIN1 - 1), ==,
                     0xff | ((bcm_rl(&c, BCMA_BAR0_WIN1) & 0xff) << 8));
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* bcma_core_enable()/disable() on the 802.11 core's agent */
@@ -471,7 +471,7 @@ static void test_wrapper(void)
     /* bcma's DYNAMIC mode writes ~FORCEHT: only writable bits stick */
     bcm_wl(&c, BCMA_BAR0_WIN0 + 0x1e0, ~0x2u);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0xf800f880, ==, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* CRC-8 of drivers/bcma/sprom.c, computed here independently */
@@ -520,14 +520,14 @@ static void test_sprom(void)
                     ==, 2);
     g_assert_cmphex(qpci_io_readw(c.dev, c.bar0, BCMA_BAR0_PCIE + 0x80a) &
                     0x8000, ==, 0x8000);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 
     /* QEMU's default MAC when mac= is not given */
     card_open(&c, "q35", NULL);
     read_sprom(&c, w, 220);
     g_assert_cmphex(w[70], ==, 0x5254);
     g_assert_cmphex(w[219] >> 8, ==, sprom_crc(w, 220));
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static char *write_sprom_file(const uint16_t *w, unsigned n)
@@ -601,7 +601,7 @@ static void test_sprom_file(void)
     w[219] = 8;
     w[219] |= sprom_crc(w, 220) << 8;
     g_assert_cmpmem(r, 440, w, 440);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 
     /* with an explicit mac=, the MAC is replaced and the CRC redone */
     g_free(opts);
@@ -612,7 +612,7 @@ static void test_sprom_file(void)
     g_assert_cmphex(r[72], ==, 0x0007);
     g_assert_cmphex(r[219] & 0xff, ==, 8);
     g_assert_cmphex(r[219] >> 8, ==, sprom_crc(r, 220));
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 
     unlink(good);
     unlink(badcrc);
@@ -661,7 +661,7 @@ static void test_pcie_core(void)
         bcm_wl(&c, BCMA_BAR0_PCIE + 0x12c, 0x50060000 | blk);
     }
     bcm_wl(&c, BCMA_BAR0_PCIE + 0x128, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* ChipCommon PMU: indirect arrays with bounds, self-clearing PLL update */
@@ -696,7 +696,7 @@ static void test_pmu(void)
     bcm_wl(&c, BCMA_BAR0_CC + 0xfc, 0);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC) & 0xffff, ==, 0x4331);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0xfc), !=, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* Reset brings back the power-on state of agents and cores */
@@ -719,7 +719,7 @@ static void test_backplane_reset(void)
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN1 + 0x800), ==, 1);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_WIN0 + 0x1e0) & 0x7ff, ==, 0);
     g_assert_cmphex(bcm_rl(&c, BCMA_BAR0_CC + 0x28), ==, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* Two cards: independent config spaces. */
@@ -738,28 +738,30 @@ static void test_two_cards(void)
     g_assert_cmphex(qpci_config_readl(c.dev, 0x80), ==, 0x18001000);
     g_assert_cmphex(qpci_config_readl(dev2, 0x80), ==, 0x18002000);
     g_free(dev2);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_data_func("/bcm4331/pci/config/pc", "pc", test_config);
-    qtest_add_data_func("/bcm4331/pci/config/q35", "q35", test_config);
-    qtest_add_func("/bcm4331/pci/subsystem-props", test_subsystem_props);
-    qtest_add_func("/bcm4331/pci/reset", test_reset);
-    qtest_add_func("/bcm4331/pci/two-cards", test_two_cards);
-    qtest_add_func("/bcm4331/bcma/erom", test_erom);
-    qtest_add_func("/bcm4331/bcma/chip-id", test_chip_id);
-    qtest_add_func("/bcm4331/bcma/windows", test_windows);
-    qtest_add_func("/bcm4331/bcma/narrow-unaligned", test_narrow_unaligned);
-    qtest_add_func("/bcm4331/bcma/wrapper", test_wrapper);
-    qtest_add_func("/bcm4331/bcma/sprom", test_sprom);
-    qtest_add_func("/bcm4331/bcma/sprom-file", test_sprom_file);
-    qtest_add_func("/bcm4331/bcma/pcie-core", test_pcie_core);
-    qtest_add_func("/bcm4331/bcma/pmu", test_pmu);
-    qtest_add_func("/bcm4331/bcma/reset", test_backplane_reset);
+    qtest_add_data_func("/bcm43xx/bcm4331/pci/config/pc", "pc", test_config);
+    qtest_add_data_func("/bcm43xx/bcm4331/pci/config/q35", "q35", test_config);
+    qtest_add_func("/bcm43xx/bcm4331/pci/subsystem-props",
+                   test_subsystem_props);
+    qtest_add_func("/bcm43xx/bcm4331/pci/reset", test_reset);
+    qtest_add_func("/bcm43xx/bcm4331/pci/two-cards", test_two_cards);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/erom", test_erom);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/chip-id", test_chip_id);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/windows", test_windows);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/narrow-unaligned",
+                   test_narrow_unaligned);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/wrapper", test_wrapper);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/sprom", test_sprom);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/sprom-file", test_sprom_file);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/pcie-core", test_pcie_core);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/pmu", test_pmu);
+    qtest_add_func("/bcm43xx/bcm4331/bcma/reset", test_backplane_reset);
 
     return g_test_run();
 }
