@@ -1,17 +1,17 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the wifi-medium with BCM4331 cards on it: airtime, the TX
- * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
- * on the netdev, retransmission to other processes, RTS/CTS protection,
- * a card as access point beaconing from its templates.
+ * QTest for BCM4331 cards on a wifi-medium: airtime, the TX FIFO (and its
+ * migration), collisions, ACK frames, bad FCS, hostile peers on the
+ * netdev, retransmission to other processes, RTS/CTS protection, a card
+ * as access point beaconing from its templates.  The medium's own tests,
+ * with wifi-traffic radios and no card, are in wifi-medium-test.c.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
-#include <math.h>
 #include "qemu/bswap.h"
 #include "libqtest.h"
 #include "libqos/pci-pc.h"
@@ -981,140 +981,6 @@ static void test_link_control(void)
     qbcm_air_close(&a, 2);
 }
 
-/* query-wifi-air: medium value @name (a number) */
-static double air_value(QBcmAir *a, const char *name)
-{
-    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
-    QDict *m = qobject_to(QDict, qlist_peek(qdict_get_qlist(r, "return")));
-    double v = qdict_get_double(m, name);
-
-    qobject_unref(r);
-    return v;
-}
-
-static double air_radio_x(QBcmAir *a, const char *radio)
-{
-    g_autofree char *path = g_strdup_printf("/machine/peripheral/%s", radio);
-    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'qom-get', 'arguments': { "
-                         "'path': %s, 'property': 'x' } }", path);
-    double v = qdict_get_double(r, "return");
-
-    qobject_unref(r);
-    return v;
-}
-
-/*
- * A scenario file (scenario=FILE): wmediumd's "snr" links by MAC address,
- * then events on the virtual clock: an interferer switching on, a jump, a
- * link switched off, the noise floor, a walk
- */
-static void test_scenario(void)
-{
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-scen-XXXXXX", NULL);
-    g_autofree char *file = g_strdup_printf("%s/air.cfg", dir);
-    g_autofree char *opts = g_strdup_printf(",scenario=%s", file);
-    static const char cfg[] =
-        "# wmediumd's part\n"
-        "ifaces : { ids = [ \"02:00:00:00:00:01\", \"02:00:00:00:00:02\" ]; };\n"
-        "model : { type = \"snr\"; links = ( (0, 1, 15) ); };\n"
-        "events = (\n"
-        "  { at = 4.0; move = \"card1\"; to = [0.0, 0.0, 0.0]; duration = 2.0; },\n"
-        "  { at = 0.5; interferer = \"oven\"; pos = [0.0, 1000.0, 0.0];\n"
-        "    power = 20.0; freq = 2437; },\n"
-        "  { at = 1.0; move = \"card1\"; to = [3000.0, 0.0, 0.0]; },\n"
-        "  { at = 2.0; link = [\"card0\", \"card1\"]; enabled = false; },\n"
-        "  { at = 2.5; interferer = \"oven\"; on = false; },\n"
-        "  { at = 3.0; noise_floor = -60.0; }\n"
-        ");\n";
-    QBcmAir a;
-    QDict *resp, *l;
-    double x;
-
-    g_assert_true(g_file_set_contents(file, cfg, -1, NULL));
-    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .medium = opts });
-    l = air_link(&a, &resp, "card0", "card1");
-    g_assert_cmpfloat(qdict_get_double(l, "snr"), ==, 15.0);
-    g_assert_true(qdict_get_bool(l, "configured"));
-    qobject_unref(resp);
-    /* the interferer 1 km away: -80 dBm of noise, the SNR falls to ~0 */
-    qtest_clock_step(a.qts, 600 * 1000 * 1000);
-    l = air_link(&a, &resp, "card0", "card1");
-    g_assert_cmpfloat(fabs(qdict_get_double(l, "snr") + 0.13), <, 0.05);
-    qobject_unref(resp);
-    qtest_clock_step(a.qts, 500 * 1000 * 1000);                /* 1.1 s */
-    g_assert_cmpfloat(air_radio_x(&a, "card1"), ==, 3000.0);
-    qtest_clock_step(a.qts, 1000 * 1000 * 1000);               /* 2.1 s */
-    l = air_link(&a, &resp, "card1", "card0");
-    g_assert_false(qdict_get_bool(l, "heard"));
-    qobject_unref(resp);
-    qtest_clock_step(a.qts, 1000 * 1000 * 1000);               /* 3.1 s */
-    g_assert_cmpfloat(air_value(&a, "noise-floor"), ==, -60.0);
-    /* halfway through the walk back, then there */
-    qtest_clock_step(a.qts, 1900 * 1000 * 1000);               /* 5.0 s */
-    x = air_radio_x(&a, "card1");
-    g_assert_cmpfloat(fabs(x - 1500.0), <=, 150.0);
-    qtest_clock_step(a.qts, 1100 * 1000 * 1000);               /* 6.1 s */
-    g_assert_cmpfloat(air_radio_x(&a, "card1"), ==, 0.0);
-    qbcm_air_close(&a, 2);
-    unlink(file);
-    rmdir(dir);
-}
-
-/* a scenario file QEMU must refuse, with @msg in its error */
-static void scenario_refused(const char *cfg, const char *msg)
-{
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-scen-XXXXXX", NULL);
-    g_autofree char *file = g_strdup_printf("%s/bad.cfg", dir);
-    g_autofree char *obj = g_strdup_printf("wifi-medium,id=air0,scenario=%s",
-                                           file);
-    g_autofree char *err = NULL;
-    const char *argv[] = {
-        getenv("QTEST_QEMU_BINARY"), "-M", "none", "-display", "none",
-        "-object", obj, NULL,
-    };
-    int status;
-
-    g_assert_true(g_file_set_contents(file, cfg, -1, NULL));
-    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL,
-                               NULL, &err, &status, NULL));
-    g_assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    if (!strstr(err, msg)) {
-        g_printerr("expected '%s' in: %s\n", msg, err);
-        g_assert_not_reached();
-    }
-    unlink(file);
-    rmdir(dir);
-}
-
-static void test_scenario_refused(void)
-{
-    scenario_refused("events = ( { at = 1.0; move = \"x\"; ",
-                     "bad.cfg:1: syntax error");
-    scenario_refused("events = ( { at = -1.0; noise_floor = -90; } );",
-                     "'at' (seconds on the virtual clock)");
-    scenario_refused("events = ( { at = 1; move = \"a\";\n"
-                     "  to = [1e9, 0.0, 0.0]; } );",
-                     "a position is [x, y, z]");
-    scenario_refused("events = ( { at = 1; link = [\"a\"]; } );",
-                     "link = [\"a\", \"b\"]");
-    scenario_refused("events = ( { at = 1; link = [\"a\", \"b\"];\n"
-                     "  loss = 3; } );",
-                     "loss 0..1");
-    scenario_refused("events = ( { at = 1; bogus = 1; } );",
-                     "an event moves a radio");
-    scenario_refused("ifaces : { ids = [ \"02:00:00:00:00:01\" ]; };\n"
-                     "model : { type = \"snr\"; links = ( (0, 5, 10) ); };",
-                     "link ends are two indexes");
-    scenario_refused("ifaces : { ids = [ \"nope\" ]; };\n"
-                     "model : { type = \"snr\"; };",
-                     "is not a MAC address");
-    scenario_refused("ifaces : { ids = [ \"02:00:00:00:00:01\" ]; };\n"
-                     "model : { type = \"path_loss\"; };",
-                     "only \"snr\" and \"prob\"");
-    scenario_refused("events = ( { at = 1; interferer = \"i\"; } );",
-                     "pos = [x, y, z] missing");
-}
-
 /* a wifi-traffic radio: N frames to a card, acknowledged; then stopped */
 static void test_traffic(void)
 {
@@ -1140,52 +1006,6 @@ static void test_traffic(void)
     g_assert_cmpint(air_radio(&a, "card0", "rx-frames"), ==, 5);
     g_assert_cmpint(air_radio(&a, "gen", "tx-frames"), ==, 5);
     qbcm_air_close(&a, 1);
-}
-
-/*
- * Adjacent channels (airtime on): a jammer that card0 cannot hear (link
- * off) blasts broadcast frames 1 m from card1.  On channel 4 (10 MHz from
- * card1's channel 6: 5.7 dB of rejection) it drowns card0's frames at
- * card1; on channel 1 (25 MHz away: no overlap) it does not matter.
- */
-static bool adjacent_jam(unsigned channel)
-{
-    g_autofree char *more = g_strdup_printf(
-        "-device wifi-traffic,id=jam,medium=air0,addr=02:00:00:00:66:01,"
-        "dest=ff:ff:ff:ff:ff:ff,rate=2,len=1500,channel=%u,x=1", channel);
-    QBcmAir a;
-    QBcmCard *A = &a.c[0], *B = &a.c[1];
-    uint8_t f[1500];
-    size_t len;
-    bool acked;
-    unsigned n;
-
-    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
-        .medium = ",airtime=on",
-        .more = more,
-    });
-    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
-               "'a': 'card0', 'b': 'jam', 'enabled': false } }");
-    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
-               "'a': 'card0', 'b': 'card1', 'attenuation': 60 } }");
-    air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
-               "'path': '/machine/peripheral/jam', 'property': 'running', "
-               "'value': true } }");
-    qtest_clock_step(a.qts, 5 * 1000 * 1000);
-    len = qbcm_frame(f, B->mac, A->mac, 1000);
-    qbcm_post(&a, A, f, len, true, 0xc, true);
-    qtest_clock_step(a.qts, 200 * 1000 * 1000);
-    n = sent(A, &acked);
-    g_assert_cmpuint(n, >=, 1);
-    qbcm_air_close(&a, 2);
-    return acked;
-}
-
-static void test_adjacent_channels(void)
-{
-    g_assert_false(adjacent_jam(4));        /* 2427 MHz: overlaps 2437 */
-    g_assert_true(adjacent_jam(1));         /* 2412 MHz: does not */
-    g_assert_true(adjacent_jam(11));        /* 2462 MHz: does not */
 }
 
 /*
@@ -1758,14 +1578,9 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm43xx/bcm4331/air/hostile-peer", test_hostile_peer);
     qtest_add_func("/bcm43xx/bcm4331/air/link-control", test_link_control);
     qtest_add_func("/bcm43xx/bcm4331/xmit/ampdu", test_ampdu);
-    qtest_add_func("/bcm43xx/bcm4331/air/scenario", test_scenario);
     qtest_add_func("/bcm43xx/bcm4331/air/traffic-rx", test_traffic);
     qtest_add_func("/bcm43xx/bcm4331/air/remote-arq-airtime",
                    test_remote_arq_airtime);
-    qtest_add_func("/bcm43xx/bcm4331/air/adjacent-channels",
-                   test_adjacent_channels);
-    qtest_add_func("/bcm43xx/bcm4331/air/scenario-refused",
-                   test_scenario_refused);
     qtest_add_func("/bcm43xx/bcm4331/air/airtime", test_airtime);
     qtest_add_func("/bcm43xx/bcm4331/xmit/tx-fifo", test_tx_fifo);
     qtest_add_func("/bcm43xx/bcm4331/xmit/tx-fifo-migration",
