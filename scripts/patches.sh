@@ -100,7 +100,8 @@ files = {
     "wifi-ap": ["hw/net/wifi/"],
     "bcm4331": ["hw/net/bcm43xx/"],
     "qtest": ["tests/qtest/bcm4331*", "tests/qtest/bcm43224*",
-              "tests/qtest/wifi-*", "tests/qtest/libqos/bcm43xx*"],
+              "tests/qtest/wifi-*", "tests/qtest/bcm43xx-*",
+              "tests/qtest/libqos/bcm43xx*"],
     "fuzz": ["tests/qtest/fuzz/bcm4331*", "tests/qtest/fuzz/wifi_*"],
     "docs": ["docs/system/devices/bcm4331.rst"],
 }.get(part)

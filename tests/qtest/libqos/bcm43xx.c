@@ -1,21 +1,52 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * libqos driver steps for the bcm4331 (see bcm43xx.h).  The values are
- * what b43 writes: drivers/net/wireless/broadcom/b43/main.c
- * (b43_bcma_wireless_core_reset, b43_upload_microcode, b43_chip_init,
- * b43_mac_enable), dma.c (b43_dma_init), phy_ht.c (channel 6).
+ * libqos driver steps for the bcm4331 and the bcm43224 (see bcm43xx.h),
+ * and their libqos graph nodes.  The values are what b43 writes:
+ * drivers/net/wireless/broadcom/b43/main.c (b43_bcma_wireless_core_reset,
+ * b43_upload_microcode, b43_chip_init, b43_mac_enable), dma.c
+ * (b43_dma_init), phy_ht.c (channel 6).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
+#include "hw/pci/pci_regs.h"
 #include "pci-pc.h"
+#include "qgraph.h"
 #include "net/wifi/ieee80211.h"
 #include <sys/socket.h>
 #include <sys/un.h>
 #include "bcm43xx.h"
+
+static const QBcm43xxChip qbcm43xx_chips[] = {
+    {
+        .name = "bcm4331", .device_id = 0x4331, .revision = 0x02,
+        .chip_id = 0x4331, .chip_rev = 2, .package = 9,
+        .cc_rev = 0x25, .d11_rev = 0x1d, .pcie_rev = 0x13,
+        .d11_iost = 0x1003,         /* DMA64, 2 GHz, 5 GHz */
+        .sprom_rev = 9,
+        .rf_pu_reg = HTPHY_RF_CTL_CMD, .rf_pu_bit = HTPHY_RF_CTL_CHIP0_PU,
+    }, {
+        .name = "bcm43224", .device_id = 0x4353, .revision = 0x01,
+        .chip_id = 0xa8d8, .chip_rev = 1, .package = 8,
+        .cc_rev = 0x22, .d11_rev = 0x17, .pcie_rev = 0x0f,
+        .d11_iost = 0x100f,         /* ... dual band, fast clock */
+        .sprom_rev = 8,
+        .rf_pu_reg = 0x078, .rf_pu_bit = 0x0400,    /* N-PHY RFCTRL_CMD */
+    },
+};
+
+const QBcm43xxChip *qbcm43xx_chip(uint16_t device_id)
+{
+    for (int i = 0; i < ARRAY_SIZE(qbcm43xx_chips); i++) {
+        if (qbcm43xx_chips[i].device_id == device_id) {
+            return &qbcm43xx_chips[i];
+        }
+    }
+    return NULL;
+}
 
 void qbcm43xx_open(QBcm43xx *c, const char *fmt, ...)
 {
@@ -29,6 +60,8 @@ void qbcm43xx_open(QBcm43xx *c, const char *fmt, ...)
     g_assert_nonnull(c->dev);
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    c->chip = qbcm43xx_chip(qpci_config_readw(c->dev, PCI_DEVICE_ID));
+    g_assert_nonnull(c->chip);
 }
 
 void qbcm43xx_close(QBcm43xx *c)
@@ -56,6 +89,26 @@ uint16_t bcm_rw(QBcm43xx *c, uint32_t off)
 void bcm_ww(QBcm43xx *c, uint32_t off, uint16_t v)
 {
     qpci_io_writew(c->dev, c->bar0, off, v);
+}
+
+uint8_t qbcm43xx_sprom_crc(const uint16_t *w, unsigned n)
+{
+    uint8_t crc = 0xff;
+
+    for (unsigned i = 0; i < 2 * n - 1; i++) {
+        crc ^= (i & 1) ? w[i / 2] >> 8 : w[i / 2] & 0xff;
+        for (int b = 0; b < 8; b++) {
+            crc = (crc & 1) ? (crc >> 1) ^ 0xab : crc >> 1;
+        }
+    }
+    return crc ^ 0xff;
+}
+
+void qbcm43xx_read_sprom(QBcm43xx *c, uint16_t *w, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        w[i] = bcm_rw(c, BCMA_BAR0_CC + 0x800 + 2 * i);
+    }
 }
 
 /* b43_bcma_wireless_core_reset(): windows, bcma_core_enable(), clocks */
@@ -769,3 +822,86 @@ size_t qbcm_to_ds_frame(uint8_t *f, const uint8_t *sa,
     }
     return n + payload;
 }
+
+void qbcm43xx_radio_power(QBcm43xx *c, bool on)
+{
+    qbcm43xx_phy_write(c->dev, c->bar0, c->chip->rf_pu_reg,
+                       on ? c->chip->rf_pu_bit : 0);
+}
+
+/* ---- the libqos graph: a card on a pci-bus ----------------------------- */
+
+typedef struct QBcm43xxPCI {
+    QOSGraphObject obj;
+    QPCIDevice pci;
+    QBcm43xx card;
+} QBcm43xxPCI;
+
+static void *qbcm43xx_get_driver(void *obj, const char *interface)
+{
+    QBcm43xxPCI *d = obj;
+
+    if (!g_strcmp0(interface, "bcm43xx")) {
+        return &d->card;
+    }
+    if (!g_strcmp0(interface, "pci-device")) {
+        return &d->pci;
+    }
+    fprintf(stderr, "%s not present in bcm43xx\n", interface);
+    g_assert_not_reached();
+}
+
+static void qbcm43xx_start_hw(QOSGraphObject *obj)
+{
+    QBcm43xxPCI *d = (QBcm43xxPCI *)obj;
+
+    qpci_device_enable(&d->pci);
+    d->card.bar0 = qpci_iomap(&d->pci, 0, NULL);
+}
+
+static void qbcm43xx_destructor(QOSGraphObject *obj)
+{
+    QBcm43xxPCI *d = (QBcm43xxPCI *)obj;
+
+    qpci_iounmap(&d->pci, d->card.bar0);
+}
+
+static void *qbcm43xx_create(void *pci_bus, QGuestAllocator *alloc,
+                             void *addr)
+{
+    QBcm43xxPCI *d = g_new0(QBcm43xxPCI, 1);
+    QPCIBus *bus = pci_bus;
+
+    qpci_device_init(&d->pci, bus, addr);
+    d->card.qts = bus->qts;
+    d->card.bus = bus;
+    d->card.dev = &d->pci;
+    d->card.chip = qbcm43xx_chip(qpci_config_readw(&d->pci, PCI_DEVICE_ID));
+    g_assert_nonnull(d->card.chip);
+    d->obj.get_driver = qbcm43xx_get_driver;
+    d->obj.start_hw = qbcm43xx_start_hw;
+    d->obj.destructor = qbcm43xx_destructor;
+    return &d->obj;
+}
+
+static void qbcm43xx_register_nodes(void)
+{
+    for (int i = 0; i < ARRAY_SIZE(qbcm43xx_chips); i++) {
+        const QBcm43xxChip *chip = &qbcm43xx_chips[i];
+        QPCIAddress addr = {
+            .devfn = QPCI_DEVFN(4, 0),
+            .vendor_id = 0x14e4,
+            .device_id = chip->device_id,
+        };
+        QOSGraphEdgeOptions opts = {
+            .extra_device_opts = "addr=04.0,id=wifi0",
+        };
+
+        add_qpci_address(&opts, &addr);
+        qos_node_create_driver(chip->name, qbcm43xx_create);
+        qos_node_consumes(chip->name, "pci-bus", &opts);
+        qos_node_produces(chip->name, "bcm43xx");
+    }
+}
+
+libqos_init(qbcm43xx_register_nodes);

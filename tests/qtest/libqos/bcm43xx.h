@@ -16,6 +16,7 @@
 #include "../libqtest.h"
 #include "qobject/qdict.h"
 #include "pci.h"
+#include "qgraph.h"
 #include "hw/net/bcm43xx/bcma-regs.h"
 #include "hw/net/bcm43xx/d11-regs.h"
 
@@ -23,12 +24,40 @@
 #define D11             BCMA_BAR0_WIN0
 #define AGENT           BCMA_BAR0_WIN1
 
-/* one card on the PC's PCI bus, its BAR0 mapped */
+/*
+ * What differs between the chips, as the tests see it (the device models'
+ * tables: hw/net/bcm43xx/bcma.c, bcm43xx-pci.c, htphy.c, nphy.c)
+ */
+typedef struct QBcm43xxChip {
+    const char *name;           /* the QEMU device, the libqos node */
+    uint16_t device_id;         /* PCI */
+    uint8_t revision;           /* PCI */
+    uint16_t chip_id;           /* ChipCommon: id, revision, package */
+    uint8_t chip_rev;
+    uint8_t package;
+    uint8_t cc_rev;             /* EROM: core revisions */
+    uint8_t d11_rev;
+    uint8_t pcie_rev;
+    uint32_t d11_iost;          /* the 802.11 core's agent: IOST */
+    uint8_t sprom_rev;          /* the built-in SPROM image */
+    uint16_t rf_pu_reg;         /* PHY register and bit: radio powered */
+    uint16_t rf_pu_bit;
+} QBcm43xxChip;
+
+/* the chip of PCI device @device_id (NULL: none of ours) */
+const QBcm43xxChip *qbcm43xx_chip(uint16_t device_id);
+
+/*
+ * One card on the PC's PCI bus, its BAR0 mapped.  The libqos graph has it
+ * too: nodes "bcm4331" and "bcm43224" (on a pci-bus, at 04.0, id wifi0)
+ * produce the interface "bcm43xx", a QBcm43xx, for qos_add_test().
+ */
 typedef struct QBcm43xx {
     QTestState *qts;
     QPCIBus *bus;
     QPCIDevice *dev;
     QPCIBar bar0;
+    const QBcm43xxChip *chip;
 } QBcm43xx;
 
 void qbcm43xx_open(QBcm43xx *c, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -37,6 +66,10 @@ uint32_t bcm_rl(QBcm43xx *c, uint32_t off);
 void bcm_wl(QBcm43xx *c, uint32_t off, uint32_t v);
 uint16_t bcm_rw(QBcm43xx *c, uint32_t off);
 void bcm_ww(QBcm43xx *c, uint32_t off, uint16_t v);
+/* CRC-8 of drivers/bcma/sprom.c over @n words, computed independently */
+uint8_t qbcm43xx_sprom_crc(const uint16_t *w, unsigned n);
+/* the first @n words of the SPROM, through ChipCommon */
+void qbcm43xx_read_sprom(QBcm43xx *c, uint16_t *w, unsigned n);
 
 /* b43 steps, on any card's function and BAR0 */
 void qbcm43xx_core_up(QPCIDevice *dev, QPCIBar bar0);
@@ -46,6 +79,8 @@ void qbcm43xx_scratch_write(QPCIDevice *dev, QPCIBar bar0, unsigned reg,
 void qbcm43xx_phy_write(QPCIDevice *dev, QPCIBar bar0, uint16_t reg,
                         uint16_t v);
 void qbcm43xx_radio_up(QPCIDevice *dev, QPCIBar bar0, const uint8_t *mac);
+/* the radio of card @c powered up, or down */
+void qbcm43xx_radio_power(QBcm43xx *c, bool on);
 void qbcm43xx_set_ring(QPCIDevice *dev, QPCIBar bar0, unsigned engine,
                        bool rx, uint64_t base);
 void qbcm43xx_enable(QPCIDevice *dev, QPCIBar bar0);
