@@ -280,15 +280,15 @@ seed_table() {
 bcm4331 bcm4331-dma-test /bcm43xx/bcm4331/dma/tx-rx
 bcm4331 bcm4331-dma-test /bcm43xx/bcm4331/dma/bad-descriptors
 bcm4331 bcm4331-robust-test /bcm43xx/bcm4331/robust/tx-short-frames
-bcm4331 bcm4331-mac-test /bcm43xx/bcm4331/mac/irq
-bcm4331 bcm4331-mac-test /bcm43xx/bcm4331/mac/tsf
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/mac/irq
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/mac/tsf
 bcm4331 bcm4331-mac-test /bcm43xx/bcm4331/phy/radio
-bcm4331 bcm4331-test /bcm43xx/bcm4331/bcma/windows
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/bcma/windows
 bcm43224-ap bcm43224-test /bcm43xx/bcm43224/pci/identity
 bcm43224-ap bcm43224-test /bcm43xx/bcm43224/phy/radio
-bcm43224-ap bcm43224-test /bcm43xx/bcm43224/dma/align
+bcm43224-ap qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm43224/bcm43xx/bcm43xx-tests/dma/align
 bcm43224-ap bcm43224-test /bcm43xx/bcm43224/fw/brcmsmac
-bcm43224-ap bcm43224-test /bcm43xx/bcm43224/mac/template
+bcm43224-ap qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm43224/bcm43xx/bcm43xx-tests/mac/template
 bcm4331-ap bcm4331-ap-test /bcm43xx/bcm4331/air/hostile-to-ap
 bcm4331-ap bcm4331-robust-test /bcm43xx/bcm4331/robust/ap-auth-flood --split --max-seeds 3 --subst 02aa00000003=02aa00000001
 bcm4331-ap bcm4331-robust-test /bcm43xx/bcm4331/robust/ap-inactivity --subst 02aa00000003=02aa00000001

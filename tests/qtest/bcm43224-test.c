@@ -6,8 +6,9 @@
  * scan.c), the rev-8 SPROM, the N-PHY and BCM2056 identity through the
  * older radio port (brcmsmac phy_cmn.c read_radio_id()), the radio's
  * address decoding and calibrations, the N-PHY table port's read order,
- * the DMA ring alignment probe (dma.c _dma_descriptor_align()), the
- * microcode kept across PSM restarts (main.c brcms_ucode_download()).
+ * the microcode kept across PSM restarts (main.c brcms_ucode_download()).
+ * What it shares with the BCM4331 runs on both chips in qos-test
+ * (bcm43xx-bcma-test.c, bcm43xx-d11-test.c).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -191,25 +192,6 @@ static void test_phy_radio(void)
     qbcm43xx_close(&c);
 }
 
-/* _dma_descriptor_align(): 0xff0 reads back 0, rings start on 4 KiB */
-static void test_dma_align(void)
-{
-    Card c;
-
-    card_open(&c, NULL);
-    qbcm43xx_core_up(c.dev, c.bar0);
-    for (unsigned e = 0; e < 6; e++) {
-        uint32_t tx = D11 + D11_DMA_ENGINE(e) + D11_DMA64_TXRINGLO;
-        uint32_t rx = D11 + D11_DMA_ENGINE(e) + D11_DMA64_RXRINGLO;
-
-        bcm_wl(&c, tx, 0xff0);
-        g_assert_cmphex(bcm_rl(&c, tx), ==, 0);
-        bcm_wl(&c, rx, 0x12345ff0);
-        g_assert_cmphex(bcm_rl(&c, rx), ==, 0x12345000);
-    }
-    qbcm43xx_close(&c);
-}
-
 /* brcmsmac's stub (firmware-stubs/gen-stubs.py): words as uploaded */
 static const uint32_t stub610[] = {
     0x51454d55, 0x484c4531, 0x0262032c, 0, 0,
@@ -278,40 +260,11 @@ static void test_firmware(void)
     qbcm43xx_close(&c);
 }
 
-/*
- * brcms_b_write_template_ram(): the address once, then the words; the
- * write pointer advances (the beacon a brcmsmac AP sends is this)
- */
-static void test_template(void)
-{
-    Card c;
-
-    card_open(&c, NULL);
-    qbcm43xx_core_up(c.dev, c.bar0);
-    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468);
-    for (uint32_t i = 0; i < 4; i++) {
-        bcm_wl(&c, D11 + A_D11_RAM_DATA, 0x11111111 * (i + 1));
-    }
-    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0x478);
-    for (uint32_t i = 0; i < 4; i++) {
-        bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468 + 4 * i);
-        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_DATA), ==,
-                        0x11111111 * (i + 1));
-    }
-    /* the pointer wraps within the template RAM */
-    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, D11_TEMPLATE_SIZE - 4);
-    bcm_wl(&c, D11 + A_D11_RAM_DATA, 0xcafe);
-    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0);
-    qbcm43xx_close(&c);
-}
-
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/bcm43xx/bcm43224/pci/identity", test_identity);
     qtest_add_func("/bcm43xx/bcm43224/phy/radio", test_phy_radio);
-    qtest_add_func("/bcm43xx/bcm43224/dma/align", test_dma_align);
     qtest_add_func("/bcm43xx/bcm43224/fw/brcmsmac", test_firmware);
-    qtest_add_func("/bcm43xx/bcm43224/mac/template", test_template);
     return g_test_run();
 }

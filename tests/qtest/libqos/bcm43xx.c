@@ -26,15 +26,14 @@ static const QBcm43xxChip qbcm43xx_chips[] = {
         .chip_id = 0x4331, .chip_rev = 2, .package = 9,
         .cc_rev = 0x25, .d11_rev = 0x1d, .pcie_rev = 0x13,
         .d11_iost = 0x1003,         /* DMA64, 2 GHz, 5 GHz */
-        .sprom_rev = 9,
-        .rf_pu_reg = HTPHY_RF_CTL_CMD, .rf_pu_bit = HTPHY_RF_CTL_CHIP0_PU,
+        .sprom_rev = 9, .msi_cap = 0x58, .phy_ver = 0x9701,
     }, {
         .name = "bcm43224", .device_id = 0x4353, .revision = 0x01,
         .chip_id = 0xa8d8, .chip_rev = 1, .package = 8,
         .cc_rev = 0x22, .d11_rev = 0x17, .pcie_rev = 0x0f,
         .d11_iost = 0x100f,         /* ... dual band, fast clock */
-        .sprom_rev = 8,
-        .rf_pu_reg = 0x078, .rf_pu_bit = 0x0400,    /* N-PHY RFCTRL_CMD */
+        .sprom_rev = 8, .msi_cap = 0x48, .phy_ver = 0x8406,
+        .dma_ring_aligned = true,
     },
 };
 
@@ -109,6 +108,82 @@ void qbcm43xx_read_sprom(QBcm43xx *c, uint16_t *w, unsigned n)
     for (unsigned i = 0; i < n; i++) {
         w[i] = bcm_rw(c, BCMA_BAR0_CC + 0x800 + 2 * i);
     }
+}
+
+void qbcm43xx_shm_ctl(QBcm43xx *c, uint32_t routing, uint32_t off)
+{
+    bcm_wl(c, D11 + A_D11_SHM_CONTROL, (routing << 16) | off);
+}
+
+void qbcm43xx_shm_w16(QBcm43xx *c, uint32_t b, uint16_t v)
+{
+    qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    bcm_ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+}
+
+uint16_t qbcm43xx_shm_r16(QBcm43xx *c, uint32_t b)
+{
+    qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    return bcm_rw(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED
+                                    : A_D11_SHM_DATA));
+}
+
+void qbcm43xx_shm_w32(QBcm43xx *c, uint32_t b, uint32_t v)
+{
+    if (b & 2) {
+        qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        bcm_ww(c, D11 + A_D11_SHM_DATA_UNALIGNED, v & 0xffff);
+        qbcm43xx_shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
+        bcm_ww(c, D11 + A_D11_SHM_DATA, v >> 16);
+    } else {
+        qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        bcm_wl(c, D11 + A_D11_SHM_DATA, v);
+    }
+}
+
+uint32_t qbcm43xx_shm_r32(QBcm43xx *c, uint32_t b)
+{
+    uint32_t v;
+
+    if (b & 2) {
+        qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+        v = bcm_rw(c, D11 + A_D11_SHM_DATA_UNALIGNED);
+        qbcm43xx_shm_ctl(c, D11_SHM_SHARED, (b >> 2) + 1);
+        return v | ((uint32_t)bcm_rw(c, D11 + A_D11_SHM_DATA) << 16);
+    }
+    qbcm43xx_shm_ctl(c, D11_SHM_SHARED, b >> 2);
+    return bcm_rl(c, D11 + A_D11_SHM_DATA);
+}
+
+bool qbcm43xx_intx(QBcm43xx *c)
+{
+    return qpci_config_readw(c->dev, PCI_STATUS) & PCI_STATUS_INTERRUPT;
+}
+
+const uint32_t qbcm43xx_stub784[6] = {
+    0x51454d55, 0x484c4531, 0x03100002, 0xc80fac73, 0x00000000, 0x62636d34,
+};
+
+uint32_t qbcm43xx_boot(QBcm43xx *c, const uint32_t *words, unsigned n)
+{
+    bcm_wl(c, D11 + A_D11_MACCTL, 0x80020500);
+    bcm_wl(c, D11 + A_D11_MACCTL, bcm_rl(c, D11 + A_D11_MACCTL) | 0x4);
+    for (int i = 0; i < 64; i++) {
+        qbcm43xx_shm_ctl(c, D11_SHM_SCRATCH, i);
+        bcm_ww(c, D11 + A_D11_SHM_DATA, 0);
+    }
+    for (int i = 0; i < 4096; i += 2) {
+        qbcm43xx_shm_w16(c, i, 0);
+    }
+    bcm_wl(c, D11 + A_D11_SHM_CONTROL,
+           ((D11_SHM_UCODE | D11_SHM_AUTOINC_W) << 16) | 0);
+    for (unsigned i = 0; i < n; i++) {
+        bcm_wl(c, D11 + A_D11_SHM_DATA, words[i]);
+    }
+    bcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, 0xffffffff);
+    bcm_wl(c, D11 + A_D11_MACCTL,
+           (bcm_rl(c, D11 + A_D11_MACCTL) & ~0x4u) | 0x2);
+    return bcm_rl(c, D11 + A_D11_GEN_IRQ_REASON);
 }
 
 /* b43_bcma_wireless_core_reset(): windows, bcma_core_enable(), clocks */
@@ -821,12 +896,6 @@ size_t qbcm_to_ds_frame(uint8_t *f, const uint8_t *sa,
         f[n + i] = 0x45 + i;
     }
     return n + payload;
-}
-
-void qbcm43xx_radio_power(QBcm43xx *c, bool on)
-{
-    qbcm43xx_phy_write(c->dev, c->bar0, c->chip->rf_pu_reg,
-                       on ? c->chip->rf_pu_bit : 0);
 }
 
 /* ---- the libqos graph: a card on a pci-bus ----------------------------- */

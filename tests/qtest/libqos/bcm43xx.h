@@ -40,8 +40,9 @@ typedef struct QBcm43xxChip {
     uint8_t pcie_rev;
     uint32_t d11_iost;          /* the 802.11 core's agent: IOST */
     uint8_t sprom_rev;          /* the built-in SPROM image */
-    uint16_t rf_pu_reg;         /* PHY register and bit: radio powered */
-    uint16_t rf_pu_bit;
+    uint8_t msi_cap;            /* PCI: the MSI capability */
+    uint16_t phy_ver;           /* the 802.11 core's PHY_VER */
+    bool dma_ring_aligned;      /* DMA ring address bits 11:0 read 0 */
 } QBcm43xxChip;
 
 /* the chip of PCI device @device_id (NULL: none of ours) */
@@ -71,6 +72,23 @@ uint8_t qbcm43xx_sprom_crc(const uint16_t *w, unsigned n);
 /* the first @n words of the SPROM, through ChipCommon */
 void qbcm43xx_read_sprom(QBcm43xx *c, uint16_t *w, unsigned n);
 
+/* shared memory: b43_shm_write16/read16/write32/read32 (SHARED routing) */
+void qbcm43xx_shm_ctl(QBcm43xx *c, uint32_t routing, uint32_t off);
+void qbcm43xx_shm_w16(QBcm43xx *c, uint32_t b, uint16_t v);
+uint16_t qbcm43xx_shm_r16(QBcm43xx *c, uint32_t b);
+void qbcm43xx_shm_w32(QBcm43xx *c, uint32_t b, uint32_t v);
+uint32_t qbcm43xx_shm_r32(QBcm43xx *c, uint32_t b);
+/*
+ * What b43_chip_init() and b43_upload_microcode() do, with @n @words of
+ * microcode (big-endian words of the payload, as b43 uploads them); the
+ * general interrupt reason after the PSM start
+ */
+uint32_t qbcm43xx_boot(QBcm43xx *c, const uint32_t *words, unsigned n);
+/* INTA# asserted (the PCI status bit) */
+bool qbcm43xx_intx(QBcm43xx *c);
+/* b43's firmware stub, release 784.2 (firmware-stubs/gen-stubs.py) */
+extern const uint32_t qbcm43xx_stub784[6];
+
 /* b43 steps, on any card's function and BAR0 */
 void qbcm43xx_core_up(QPCIDevice *dev, QPCIBar bar0);
 uint32_t qbcm43xx_fw_start(QPCIDevice *dev, QPCIBar bar0);
@@ -79,8 +97,6 @@ void qbcm43xx_scratch_write(QPCIDevice *dev, QPCIBar bar0, unsigned reg,
 void qbcm43xx_phy_write(QPCIDevice *dev, QPCIBar bar0, uint16_t reg,
                         uint16_t v);
 void qbcm43xx_radio_up(QPCIDevice *dev, QPCIBar bar0, const uint8_t *mac);
-/* the radio of card @c powered up, or down */
-void qbcm43xx_radio_power(QBcm43xx *c, bool on);
 void qbcm43xx_set_ring(QPCIDevice *dev, QPCIBar bar0, unsigned engine,
                        bool rx, uint64_t base);
 void qbcm43xx_enable(QPCIDevice *dev, QPCIBar bar0);
