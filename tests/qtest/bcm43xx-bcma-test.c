@@ -14,6 +14,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "hw/pci/pci_regs.h"
 #include "libqos/qgraph.h"
 #include "libqos/bcm43xx.h"
 
@@ -186,6 +187,12 @@ static void test_chip_id(void *obj, void *data, QGuestAllocator *alloc)
     QBcm43xx *c = obj;
     uint32_t id;
 
+    /* the PCI function this node found is the chip's */
+    g_assert_cmphex(qpci_config_readw(c->dev, PCI_VENDOR_ID), ==, 0x14e4);
+    g_assert_cmphex(qpci_config_readw(c->dev, PCI_DEVICE_ID), ==,
+                    c->chip->device_id);
+    g_assert_cmphex(qpci_config_readb(c->dev, PCI_REVISION_ID), ==,
+                    c->chip->revision);
     qpci_config_writel(c->dev, BCMA_PCI_BAR0_WIN, 0x18000000);
     id = bcm_rl(c, BCMA_BAR0_WIN0);
     g_assert_cmphex(id & 0xffff, ==, c->chip->chip_id);
