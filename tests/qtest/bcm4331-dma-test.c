@@ -20,9 +20,8 @@
 #include "libqos/bcm43xx.h"
 #include "net/wifi/ieee80211.h"
 
-static void test_tx_rx(const void *data)
+static void tx_rx(const char *chip, bool high)
 {
-    bool high = GPOINTER_TO_INT(data);
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[1500], rx[2400];
@@ -32,7 +31,7 @@ static void test_tx_rx(const void *data)
     uint32_t st;
     uint16_t cookie;
 
-    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .high = high });
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip, .high = high });
     len = qbcm_frame(f, B->mac, A->mac, 1000);
     /* unicast to B at 54 Mb/s OFDM (PLCP rate code 0xC) */
     cookie = qbcm_post(&a, A, f, len, true, 0xc, true);
@@ -56,9 +55,11 @@ static void test_tx_rx(const void *data)
     qtest_memread(a.qts, B->rxbuf, rx, sizeof(rx));
     g_assert_cmpuint(lduw_le_p(rx), ==, 6 + len + 4);   /* PLCP+frame+FCS */
     g_assert_cmphex(lduw_le_p(rx + 4) & 1, ==, 1);       /* OFDM */
-    g_assert_cmpint((int8_t)rx[9], <, 0);                /* signal dBm */
-    g_assert_cmpint((int8_t)rx[9], >, -100);
-    g_assert_cmphex(lduw_le_p(rx + 0x16), ==, (6 << 3) | 7);
+    /* the signal (dBm) where the chip's PHY puts it; channel, PHY type */
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], <, 0);
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], >, -100);
+    g_assert_cmphex(lduw_le_p(rx + 0x16), ==,
+                    (6 << 3) | ((B->chip->phy_ver >> 8) & 0xf));
     g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0xc);           /* 54 Mb/s */
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
     g_assert_cmphex((uint32_t)ldl_le_p(rx + D11_RX_FW598_FO + 6 + len), ==,
@@ -93,7 +94,8 @@ static void test_tx_rx(const void *data)
     g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
 
     /* another channel: B does not hear A */
-    qbcm43xx_phy_write(B->dev, B->bar0, HTPHY_BW1, 0x3c9);    /* channel 1 */
+    /* channel 1: BW1 (HT-PHY), BW1a (N-PHY), both PHY 0x1CE */
+    qbcm43xx_phy_write(B->dev, B->bar0, HTPHY_BW1, 0x3c9);
     qbcm_post(&a, A, f, len, false, 0x0a, false);
     g_assert_true(qbcm_wait_reason(A, 0x20000000));
     qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
@@ -101,9 +103,20 @@ static void test_tx_rx(const void *data)
     qbcm_air_close(&a, 2);
 }
 
-/* RXSTATUS current descriptor with the ring 4 KiB- or 8 KiB-aligned */
-static void test_erratum(void)
+static void test_tx_rx(const void *data)
 {
+    tx_rx(data, false);
+}
+
+static void test_tx_rx_high(const void *data)
+{
+    tx_rx(data, true);
+}
+
+/* RXSTATUS current descriptor with the ring 4 KiB- or 8 KiB-aligned */
+static void test_erratum(const void *data)
+{
+    const char *chip = data;
     static const struct {
         uint64_t ring;
         bool erratum;
@@ -122,7 +135,8 @@ static void test_erratum(void)
         size_t len;
 
         qbcm_air_open(&a, 2, cases[i].erratum ? ",rx-cd-erratum=on"
-                                         : ",rx-cd-erratum=off", NULL);
+                                              : ",rx-cd-erratum=off",
+                      &(QBcmAirOpts) { .chip = chip });
         /* move B's RX ring */
         B->rxring = cases[i].ring;
         for (int k = 0; k < 256; k++) {
@@ -142,14 +156,15 @@ static void test_erratum(void)
 }
 
 /* RX ring full: RX descriptor underflow, frames lost, never a fatal bit */
-static void test_rx_full(void)
+static void test_rx_full(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[64];
     size_t len;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /* b43 consumed nothing and says slot 2 is its next: 1 free slot */
     qbcm_wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 2 * 16);
     len = qbcm_frame(f, B->mac, A->mac, 8);
@@ -171,15 +186,16 @@ static void test_rx_full(void)
     qbcm_air_close(&a, 2);
 }
 
-static void test_bad_descriptors(void)
+static void test_bad_descriptors(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0];
     uint64_t bar = 0;
     uint8_t f[64];
     size_t len;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     len = qbcm_frame(f, a.c[1].mac, A->mac, 8);
 
     /* zero length */
@@ -230,8 +246,9 @@ static void test_bad_descriptors(void)
 }
 
 /* frames the air refuses or the firmware drops: defined outcome */
-static void test_bad_frames(void)
+static void test_bad_frames(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     g_autofree uint8_t *big = g_malloc0(3000);
@@ -239,7 +256,7 @@ static void test_bad_frames(void)
     uint32_t st;
     size_t len;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /*
      * oversized: longer than any 802.11 frame (2352 bytes): the engine
      * stops with a protocol error, nothing reaches the air
@@ -284,11 +301,11 @@ static void desc32(QBcmAir *a, uint64_t at, uint32_t ctl, uint32_t len,
  * Two cards with 32-bit engines; card_up's 64-bit ring setup lands on
  * other registers there and is redone here: TX engine 1, RX engine 0.
  */
-static void dma32_open(QBcmAir *a)
+static void dma32_open(QBcmAir *a, const char *chip)
 {
-    qbcm_air_open(a, 2, NULL, &(QBcmAirOpts) {
-        .more = "-global bcm4331.dma64=off",
-    });
+    g_autofree char *more = g_strdup_printf("-global %s.dma64=off", chip);
+
+    qbcm_air_open(a, 2, NULL, &(QBcmAirOpts) { .chip = chip, .more = more });
     for (int i = 0; i < 2; i++) {
         QBcmCard *c = &a->c[i];
 
@@ -310,15 +327,16 @@ static void dma32_open(QBcmAir *a)
     }
 }
 
-static void test_dma32(void)
+static void test_dma32(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t h[D11_TXH_LEN] = { 0 }, f[128], rx[256];
     size_t len;
     uint32_t st;
 
-    dma32_open(&a);
+    dma32_open(&a, chip);
     g_assert_cmphex(qbcm_rl(A, AGENT + 0x500) & 0x1000, ==, 0); /* no DMA64 */
     len = qbcm_frame(f, B->mac, A->mac, 64);
     stl_le_p(h, 0x3);
@@ -414,15 +432,16 @@ static void expect_rx_error(QBcmCard *c, uint32_t reason, unsigned code,
 }
 
 /* 64-bit engines: a TX and an RX buffer whose end wraps past 2^64 */
-static void test_wrap_buffers(void)
+static void test_wrap_buffers(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     g_autofree uint8_t *big = g_malloc(2400);
     uint8_t f[64];
     size_t len;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     fill(&a, 0, 4096);
 
     /* TX: the frame's 48 bytes at 2^64 - 32 */
@@ -454,8 +473,9 @@ static void test_wrap_buffers(void)
  * never does that), so a ring moved to 2^64 - 4 KiB with the engine at
  * descriptor 0x1000 would take its next descriptor from address 0.
  */
-static void test_wrap_ring(void)
+static void test_wrap_ring(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t h[D11_TXH_LEN] = { 0 }, f[64];
@@ -463,7 +483,9 @@ static void test_wrap_ring(void)
     size_t len;
 
     /* A's ring at 8 GiB - 4 KiB: the low word of the ring at the top */
-    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .machine = "-M q35 -m 8G" });
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip, .machine = "-M q35 -m 8G",
+    });
     A->txring = 0x1fffff000ull;
     qbcm_set_ring(A, 1, false, A->txring);
     len = qbcm_frame(f, B->mac, A->mac, 8);
@@ -519,15 +541,16 @@ static void expect_tx32_error(QBcmCard *c, uint32_t reason, uint32_t st)
 }
 
 /* 32-bit engines: a TX buffer, a TX descriptor, an RX buffer across 4 GiB */
-static void test_wrap_dma32(void)
+static void test_wrap_dma32(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t h[D11_TXH_LEN] = { 0 };
     g_autofree uint8_t *big = g_malloc(2400);
     size_t len;
 
-    dma32_open(&a);
+    dma32_open(&a, chip);
     fill(&a, 0x100000000ull, 4096);
     stl_le_p(h, 0x2);
     stw_le_p(h + 0x08, 1);
@@ -569,24 +592,31 @@ static void test_wrap_dma32(void)
     qbcm_air_close(&a, 2);
 }
 
+/* the tests of a chip's DMA engines: /bcm43xx/<chip>/dma/<name> */
+static void add_dma_test(const char *chip, const char *name,
+                         void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/dma/%s", chip, name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
-
-    qtest_add_data_func("/bcm43xx/bcm4331/dma/tx-rx", GINT_TO_POINTER(0),
-                        test_tx_rx);
-    qtest_add_data_func("/bcm43xx/bcm4331/dma/tx-rx-above-4g",
-                        GINT_TO_POINTER(1),
-                        test_tx_rx);
-    qtest_add_func("/bcm43xx/bcm4331/dma/rxstatus-erratum", test_erratum);
-    qtest_add_func("/bcm43xx/bcm4331/dma/dma32", test_dma32);
-    qtest_add_func("/bcm43xx/bcm4331/dma/rx-ring-full", test_rx_full);
-    qtest_add_func("/bcm43xx/bcm4331/dma/bad-descriptors",
-                   test_bad_descriptors);
-    qtest_add_func("/bcm43xx/bcm4331/dma/bad-frames", test_bad_frames);
-    qtest_add_func("/bcm43xx/bcm4331/dma/wrap/buffers", test_wrap_buffers);
-    qtest_add_func("/bcm43xx/bcm4331/dma/wrap/ring", test_wrap_ring);
-    qtest_add_func("/bcm43xx/bcm4331/dma/wrap/dma32", test_wrap_dma32);
-
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_dma_test(chips[i], "tx-rx", test_tx_rx);
+        add_dma_test(chips[i], "tx-rx-above-4g", test_tx_rx_high);
+        add_dma_test(chips[i], "rxstatus-erratum", test_erratum);
+        add_dma_test(chips[i], "dma32", test_dma32);
+        add_dma_test(chips[i], "rx-ring-full", test_rx_full);
+        add_dma_test(chips[i], "bad-descriptors", test_bad_descriptors);
+        add_dma_test(chips[i], "bad-frames", test_bad_frames);
+        add_dma_test(chips[i], "wrap/buffers", test_wrap_buffers);
+        add_dma_test(chips[i], "wrap/ring", test_wrap_ring);
+        add_dma_test(chips[i], "wrap/dma32", test_wrap_dma32);
+    }
     return g_test_run();
 }

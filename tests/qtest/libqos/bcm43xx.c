@@ -26,14 +26,16 @@ static const QBcm43xxChip qbcm43xx_chips[] = {
         .chip_id = 0x4331, .chip_rev = 2, .package = 9,
         .cc_rev = 0x25, .d11_rev = 0x1d, .pcie_rev = 0x13,
         .d11_iost = 0x1003,         /* DMA64, 2 GHz, 5 GHz */
-        .sprom_rev = 9, .msi_cap = 0x58, .phy_ver = 0x9701,
+        .sprom_rev = 9, .msi_cap = 0x58, .phy_ver = 0x9701, .rxh_power = 0x09,
+        .rf_pu_reg = HTPHY_RF_CTL_CMD, .rf_pu_bit = HTPHY_RF_CTL_CHIP0_PU,
     }, {
         .name = "bcm43224", .device_id = 0x4353, .revision = 0x01,
         .chip_id = 0xa8d8, .chip_rev = 1, .package = 8,
         .cc_rev = 0x22, .d11_rev = 0x17, .pcie_rev = 0x0f,
         .d11_iost = 0x100f,         /* ... dual band, fast clock */
-        .sprom_rev = 8, .msi_cap = 0x48, .phy_ver = 0x8406,
+        .sprom_rev = 8, .msi_cap = 0x48, .phy_ver = 0x8406, .rxh_power = 0x06,
         .dma_ring_aligned = true,
+        .rf_pu_reg = 0x078, .rf_pu_bit = 0x0400,    /* N-PHY RFCTRL_CMD */
     },
 };
 
@@ -235,11 +237,15 @@ void qbcm43xx_phy_write(QPCIDevice *dev, QPCIBar bar0, uint16_t reg,
 
 /*
  * b43_chip_init() and the channel switch: retry limits 7/4, @mac in the
- * receive address filter, the radio powered, channel 6 (the BW1 word of
- * the 2059 table).
+ * receive address filter, the radio powered (the chip's PHY register),
+ * channel 6 (the BW1 word of the 2059 table; the 2056's is the same).
  */
 void qbcm43xx_radio_up(QPCIDevice *dev, QPCIBar bar0, const uint8_t *mac)
 {
+    const QBcm43xxChip *chip = qbcm43xx_chip(qpci_config_readw(dev,
+                                                               PCI_DEVICE_ID));
+
+    g_assert_nonnull(chip);
     qbcm43xx_scratch_write(dev, bar0, D11_SHM_SC_SRLIMIT, 7);
     qbcm43xx_scratch_write(dev, bar0, D11_SHM_SC_LRLIMIT, 4);
     qpci_io_writew(dev, bar0, D11 + A_D11_MACFILTER_CONTROL, 0x20);
@@ -247,7 +253,8 @@ void qbcm43xx_radio_up(QPCIDevice *dev, QPCIBar bar0, const uint8_t *mac)
         qpci_io_writew(dev, bar0, D11 + A_D11_MACFILTER_DATA,
                        mac[2 * k] | (mac[2 * k + 1] << 8));
     }
-    qbcm43xx_phy_write(dev, bar0, HTPHY_RF_CTL_CMD, HTPHY_RF_CTL_CHIP0_PU);
+    qbcm43xx_phy_write(dev, bar0, chip->rf_pu_reg, chip->rf_pu_bit);
+    /* channel 6: BW1 (HT-PHY) or BW1a (N-PHY), both PHY 0x1CE */
     qbcm43xx_phy_write(dev, bar0, HTPHY_BW1, 0x3d3);
 }
 
@@ -361,6 +368,8 @@ void qbcm_card_up(QBcmAir *a, QBcmCard *c, unsigned i)
     g_assert_nonnull(c->dev);
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
+    c->chip = qbcm43xx_chip(qpci_config_readw(c->dev, PCI_DEVICE_ID));
+    g_assert_nonnull(c->chip);
     qbcm43xx_core_up(c->dev, c->bar0);
     g_assert_cmphex(qbcm43xx_fw_start(c->dev, c->bar0), ==, 1);
     qbcm43xx_radio_up(c->dev, c->bar0, c->mac);
@@ -397,8 +406,9 @@ GString *qbcm_air_cmdline(const QBcmAirOpts *o, int ncards,
         g_string_append_printf(cmd, " %s", o->more);
     }
     for (int i = 0; i < ncards; i++) {
-        g_string_append_printf(cmd, " -device bcm4331,id=card%d,addr=%02x.0,"
-                               "medium=air0,mac=02:00:00:00:00:%02x%s", i,
+        g_string_append_printf(cmd, " -device %s,id=card%d,addr=%02x.0,"
+                               "medium=air0,mac=02:00:00:00:00:%02x%s",
+                               o && o->chip ? o->chip : "bcm4331", i,
                                4 + i, i + 1,
                                extra && i == ncards - 1 ? extra : "");
     }

@@ -41,8 +41,11 @@ typedef struct QBcm43xxChip {
     uint32_t d11_iost;          /* the 802.11 core's agent: IOST */
     uint8_t sprom_rev;          /* the built-in SPROM image */
     uint8_t msi_cap;            /* PCI: the MSI capability */
-    uint16_t phy_ver;           /* the 802.11 core's PHY_VER */
+    uint16_t phy_ver;           /* the 802.11 core's PHY_VER (type 11:8) */
+    uint8_t rxh_power;          /* RX header: offset of core 0's signal */
     bool dma_ring_aligned;      /* DMA ring address bits 11:0 read 0 */
+    uint16_t rf_pu_reg;         /* PHY register and bit: radio powered */
+    uint16_t rf_pu_bit;
 } QBcm43xxChip;
 
 /* the chip of PCI device @device_id (NULL: none of ours) */
@@ -113,6 +116,7 @@ typedef struct {
     uint8_t mac[6];
     uint64_t txring, txbuf, rxring, rxbuf;
     unsigned txslot;
+    const QBcm43xxChip *chip;   /* set by qbcm_card_up() */
 } QBcmCard;
 
 typedef struct {
@@ -137,6 +141,7 @@ void qbcm_card_up(QBcmAir *a, QBcmCard *c, unsigned i);
 
 /* how qbcm_air_open() builds the machine; every field may be left out */
 typedef struct {
+    const char *chip;       /* the cards' device, default "bcm4331" */
     const char *machine;    /* default "-M q35 -m 5G" */
     const char *medium;     /* more medium properties (",airtime=on") */
     const char *more;       /* more on the command line (a wifi-ap...) */
