@@ -20,8 +20,9 @@
 #include "net/wifi/ieee80211.h"
 
 /* a station sends malformed frames to the virtual AP: it survives */
-static void test_hostile_to_ap(void)
+static void test_hostile_to_ap(const void *data)
 {
+    const char *chip = data;
     static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 1 };
     static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
     QBcmAir a;
@@ -30,6 +31,7 @@ static void test_hostile_to_ap(void)
     uint32_t cd;
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:01",
     });
@@ -95,8 +97,9 @@ static bool is_deauth_4way(const uint8_t *f, size_t len)
 }
 
 /* a WPA2 AP: RSN required, EAPOL from the air is hostile, 4-way times out */
-static void test_hostile_eapol(void)
+static void test_hostile_eapol(const void *data)
 {
+    const char *chip = data;
     static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 2 };
     static const uint8_t rsn[] = {
         48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
@@ -109,6 +112,7 @@ static void test_hostile_eapol(void)
     int k = -1;
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:02,passphrase=not-the-real-one",
     });
@@ -183,7 +187,7 @@ static void test_hostile_eapol(void)
  * The AP's netdev: a stream netdev on a Unix socket (length-prefixed
  * Ethernet frames), the test at the other end.  Returns its socket.
  */
-static int ap_bridge_open(QBcmAir *a, QBcmPeer *p)
+static int ap_bridge_open(QBcmAir *a, QBcmPeer *p, const char *chip)
 {
     g_autofree char *more = NULL;
 
@@ -193,7 +197,9 @@ static int ap_bridge_open(QBcmAir *a, QBcmPeer *p)
                            "addr.path=%s -device wifi-ap,medium=air0,"
                            "ssid=QEMU,channel=6,bssid=02:aa:00:00:00:03,"
                            "netdev=lan", p->sock);
-    qbcm_air_open(a, 1, NULL, &(QBcmAirOpts) { .more = more });
+    qbcm_air_open(a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip, .more = more,
+    });
     p->fd = qbcm_stream_connect(a->qts, p->sock);
     return p->fd;
 }
@@ -205,8 +211,9 @@ static int ap_bridge_open(QBcmAir *a, QBcmPeer *p)
  * acknowledged: the AP's bridge both ways, and the path of one frame each
  * way that docs/architecture.md counts (scripts/count-crossings.py).
  */
-static void test_ap_bridge(void)
+static void test_ap_bridge(const void *data)
 {
+    const char *chip = data;
     static const uint8_t host[6] = { 2, 0x11, 0x22, 0x33, 0x44, 0x55 };
     static const uint8_t llc[8] = { 0xaa, 0xaa, 3, 0, 0, 0, 8, 0 };
     QBcmAir a;
@@ -215,7 +222,7 @@ static void test_ap_bridge(void)
     uint8_t f[128], eth[128];
     uint8_t rx[D11_RX_FW598_BUFSIZE];
     const uint8_t *r = rx + D11_RX_FW598_FO + 6;
-    int fd = ap_bridge_open(&a, &lan);
+    int fd = ap_bridge_open(&a, &lan, chip);
     uint32_t be, cd;
     size_t n;
 
@@ -269,13 +276,24 @@ static void test_ap_bridge(void)
     g_free(lan.dir);
 }
 
+/* /bcm43xx/<chip>/<block>/<name>, for the bcm4331 and the bcm43224 */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/%s", chip, name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
-
-    qtest_add_func("/bcm43xx/bcm4331/air/ap-bridge", test_ap_bridge);
-    qtest_add_func("/bcm43xx/bcm4331/air/hostile-to-ap", test_hostile_to_ap);
-    qtest_add_func("/bcm43xx/bcm4331/air/hostile-eapol", test_hostile_eapol);
-
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "air/ap-bridge", test_ap_bridge);
+        add_test(chips[i], "air/hostile-to-ap", test_hostile_to_ap);
+        add_test(chips[i], "air/hostile-eapol", test_hostile_eapol);
+    }
     return g_test_run();
 }

@@ -104,8 +104,9 @@ static const uint8_t wep_air_head[] = {         /* RC4 keystream is fixed */
     0xf6, 0x9c, 0x58, 0x06, 0xbd, 0x6c, 0xe8, 0x46, 0x26, 0xbc, 0xbe, 0xfb,
     0x94, 0x74, 0x65, 0x0a,
 };
-static void test_crypto(void)
+static void test_crypto(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     static const uint8_t tkip_tk[16] = {
@@ -118,7 +119,7 @@ static void test_crypto(void)
     uint32_t ms, st;
     size_t n;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /* b43_security_init(): KTP as the firmware reports it */
     qbcm_wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
     g_assert_cmphex(qbcm_rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);
@@ -253,11 +254,22 @@ static void test_crypto(void)
     qbcm_air_close(&a, 2);
 }
 
+/* /bcm43xx/<chip>/<block>/<name>, for the bcm4331 and the bcm43224 */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/%s", chip, name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
-
-    qtest_add_func("/bcm43xx/bcm4331/crypto/keys", test_crypto);
-
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "crypto/keys", test_crypto);
+    }
     return g_test_run();
 }
