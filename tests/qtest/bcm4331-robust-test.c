@@ -63,8 +63,9 @@ static void post_raw(QBcmAir *a, QBcmCard *c, const uint8_t *buf, size_t len)
  * frame first leaves its header (cookie, sequence 0x123) in the bounce
  * buffer; the short ones after it must report zeros, not that.
  */
-static void test_tx_short(void)
+static void test_tx_short(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[D11_TXH_LEN + 64];
@@ -72,7 +73,7 @@ static void test_tx_short(void)
     uint16_t cookie;
     size_t len;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     len = qbcm_frame(f, B->mac, A->mac, 20);
     cookie = qbcm_post(&a, A, f, len, true, 0xc, true);
     tx_status(A, &w0, &w1);
@@ -279,14 +280,16 @@ static unsigned rx_forwarded(QBcmAir *a, QBcmCard *c, const uint8_t *da)
     return n;
 }
 
-static void test_ap_retry_dup(void)
+static void test_ap_retry_dup(const void *data)
 {
+    const char *chip = data;
     static const uint8_t sta2[6] = { 2, 0x5a, 0, 0, 0, 2 };
     QBcmAir a;
     QBcmCard *A = &a.c[0];
     uint8_t f[128];
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
@@ -328,14 +331,16 @@ static void test_ap_retry_dup(void)
  * Finding 4: 32 authentications from 32 made-up addresses filled the
  * table for good (status 17 for everyone after them, until reset).
  */
-static void test_ap_auth_flood(void)
+static void test_ap_auth_flood(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0];
     uint8_t fake[6] = { 2, 0xfa, 0, 0, 0, 0 };
     QBcmRxScan sc;
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
@@ -395,8 +400,9 @@ static void test_ap_auth_flood(void)
  * data frame; it stays while it acknowledges, and is deauthenticated
  * (reason 4) when it does not.
  */
-static void test_ap_inactivity(void)
+static void test_ap_inactivity(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0];
     uint8_t f[64];
@@ -404,6 +410,7 @@ static void test_ap_inactivity(void)
     size_t n;
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03,max-inactivity=2",
     });
@@ -581,8 +588,9 @@ static Join join(QBcmAir *a, QBcmCard *c, bool rsn)
  * place of the associated station that never passed data and associated
  * first, which is deauthenticated with reason 5 (AP busy).
  */
-static void test_ap_assoc_flood(void)
+static void test_ap_assoc_flood(const void *data)
 {
+    const char *chip = data;
     static const unsigned at_s[] = { 0, 60, 340 };
     QBcmAir a;
     QBcmCard *A = &a.c[0];
@@ -590,6 +598,7 @@ static void test_ap_assoc_flood(void)
     Join j[3];
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
@@ -791,8 +800,9 @@ static bool supplicant(QBcmAir *a, QBcmCard *c, const uint8_t *pmk)
  * joins at once and at 60 s and 340 s, completes the handshake, and keeps
  * its place through the next floods.
  */
-static void test_ap_assoc_flood_wpa2(void)
+static void test_ap_assoc_flood_wpa2(const void *data)
 {
+    const char *chip = data;
     static const unsigned at_s[] = { 0, 60, 340 };
     QBcmAir a;
     QBcmCard *A = &a.c[0];
@@ -809,6 +819,7 @@ static void test_ap_assoc_flood_wpa2(void)
                     "\x3a\xed\x76\x2e\x97\x10\xa1\x2e", 32);
     psk("flood-test-passphrase", "QEMU", pmk);
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03,passphrase=flood-test-passphrase",
     });
@@ -857,8 +868,9 @@ static void test_ap_assoc_flood_wpa2(void)
  * push A out).  A real station B that comes at 60 s gets in, passes
  * traffic too, and stays.
  */
-static void test_ap_flood_keeps_active(void)
+static void test_ap_flood_keeps_active(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     unsigned nfake = FLOOD_STA - 1;
@@ -866,6 +878,7 @@ static void test_ap_flood_keeps_active(void)
     Join jb = { -1, -1, -1 };
 
     qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
@@ -914,23 +927,36 @@ static void test_ap_flood_keeps_active(void)
     qbcm_air_close(&a, 2);
 }
 
+/* /bcm43xx/<chip>/robust/<name> */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/robust/%s", chip,
+                                            name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm43xx/bcm4331/robust/tx-short-frames", test_tx_short);
+    /* with the peer process of qbcm_peer_open(), its own machine: bcm4331 */
     qtest_add_func("/bcm43xx/bcm4331/robust/arq-short-frame", test_arq_short);
     qtest_add_func("/bcm43xx/bcm4331/robust/unplug-by-own-dma",
                    test_unplug_by_dma);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-auth-flood", test_ap_auth_flood);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-retry-dup", test_ap_retry_dup);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-inactivity", test_ap_inactivity);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-assoc-flood",
-                   test_ap_assoc_flood);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-assoc-flood-wpa2",
-                   test_ap_assoc_flood_wpa2);
-    qtest_add_func("/bcm43xx/bcm4331/robust/ap-flood-keeps-active",
-                   test_ap_flood_keeps_active);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "tx-short-frames", test_tx_short);
+        add_test(chips[i], "ap-auth-flood", test_ap_auth_flood);
+        add_test(chips[i], "ap-retry-dup", test_ap_retry_dup);
+        add_test(chips[i], "ap-inactivity", test_ap_inactivity);
+        add_test(chips[i], "ap-assoc-flood", test_ap_assoc_flood);
+        add_test(chips[i], "ap-assoc-flood-wpa2", test_ap_assoc_flood_wpa2);
+        add_test(chips[i], "ap-flood-keeps-active",
+                 test_ap_flood_keeps_active);
+    }
 
     return g_test_run();
 }
