@@ -1,11 +1,13 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for BCM4331 cards on a wifi-medium: airtime, the TX FIFO (and its
- * migration), collisions, ACK frames, bad FCS, hostile peers on the
- * netdev, retransmission to other processes, RTS/CTS protection, a card
- * as access point beaconing from its templates.  The medium's own tests,
- * with wifi-traffic radios and no card, are in wifi-medium-test.c.
+ * QTest for BCM4331 and BCM43224 cards on a wifi-medium: airtime, the TX
+ * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
+ * on the netdev, retransmission to other processes, RTS/CTS protection, a
+ * card as access point beaconing from its templates.  The tests of a peer
+ * process (qbcm_peer_open()) run on the BCM4331, the others on both chips.
+ * The medium's own tests, with wifi-traffic radios and no card, are in
+ * wifi-medium-test.c.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
@@ -19,6 +21,9 @@
 #include "qobject/qdict.h"
 #include "libqos/bcm43xx.h"
 #include "net/wifi/ieee80211.h"
+
+/* the cards' device of the running test (see main()) */
+static const char *chip = "bcm4331";
 
 static void test_hostile_peer(void)
 {
@@ -98,6 +103,7 @@ static void test_airtime(void)
     uint32_t st;
 
     qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     /*
@@ -155,6 +161,7 @@ static void test_tx_fifo(void)
     int n = 0;
 
     qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     len = qbcm_frame(f, B->mac, A->mac, 1000);
@@ -248,6 +255,7 @@ static void test_tx_fifo_migration(void)
     uint32_t st;
 
     qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .machine = "-M q35 -m 256M",
     });
@@ -264,6 +272,7 @@ static void test_tx_fifo_migration(void)
     qbcm_wait_migration(a.qts);
 
     cmd = qbcm_air_cmdline(&(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .machine = "-M q35 -m 256M -incoming defer",
     }, 2, NULL);
@@ -309,6 +318,7 @@ static void test_collision(void)
     uint32_t cda = 0, cdb = 0;
 
     qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     for (seed = 1; seed < 120; seed++) {
@@ -361,6 +371,7 @@ static void test_ack_frames(void)
     bool ack_seen = false;
 
     qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = opts,
     });
     monitor(M, false);
@@ -419,7 +430,7 @@ static void test_bad_fcs(void)
     size_t len;
     uint32_t st;
 
-    qbcm_air_open(&a, 3, NULL, NULL);
+    qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) { .chip = chip });
     qbcm_medium_set(&a, "fcs-error-rate", 1000);
     monitor(M, true);
     len = qbcm_frame(f, B->mac, A->mac, 100);
@@ -770,7 +781,7 @@ static void ampdu_wait(QBcmAir *a, QBcmCard *c)
 static void ampdu_case(const char *medium)
 {
     static const uint8_t nobody[6] = { 2, 0x55, 0x55, 0x55, 0x55, 0x55 };
-    QBcmAirOpts o = { .medium = medium };
+    QBcmAirOpts o = { .chip = chip, .medium = medium };
     uint8_t f[64];
     uint16_t first = 0;
     uint32_t w0, w1;
@@ -852,7 +863,7 @@ static void test_link_control(void)
     bool acked;
     QDict *resp, *l;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     len = qbcm_frame(f, B->mac, A->mac, 1000);
     qbcm_post(&a, A, f, len, true, 0xc, true);              /* 54 Mb/s */
     g_assert_cmpuint(sent(A, &acked), ==, 1);
@@ -890,7 +901,7 @@ static void test_link_control(void)
     g_assert_true(acked);
     g_assert_cmphex(qbcm_rx_cd(B), ==, 0x20);
     qtest_memread(a.qts, B->rxbuf + 2400, rx, sizeof(rx));
-    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -80);
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], ==, -80);
 
     /*
      * 54 Mb/s with a 6 Mb/s fallback after 2 attempts (LFFBLIM), the
@@ -931,7 +942,7 @@ static void test_link_control(void)
     g_assert_true(acked);
     g_assert_cmphex(qbcm_rx_cd(B), ==, cdb + 0x10);
     qtest_memread(a.qts, B->rxbuf + 2400 * (cdb / 0x10), rx, sizeof(rx));
-    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -92);
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], ==, -92);
     l = air_link(&a, &resp, "card0", "card1");
     g_assert_cmpfloat(qdict_get_double(l, "distance"), ==, 3000.0);
     g_assert_false(qdict_get_bool(l, "configured"));
@@ -989,6 +1000,7 @@ static void test_traffic(void)
     QDict *r;
 
     qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-traffic,id=gen,medium=air0,"
                 "addr=02:00:00:00:77:01,dest=02:00:00:00:00:01,len=100,"
                 "count=5,interval-us=1000,rate=22",
@@ -1180,6 +1192,7 @@ static void test_rts_cts(void)
     size_t len;
 
     qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     monitor(M, false);
@@ -1428,7 +1441,7 @@ static void test_ap_beacons(void)
     uint64_t tsf;
     size_t len, glen;
 
-    qbcm_air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /* b43_dma_init() sets every TX ring up, engine 4's too */
     qbcm_set_ring(A, 4, false, A->txring + MCAST_RING);
     len = beacon(b0, A, "QEMU");
@@ -1571,31 +1584,58 @@ static void test_ap_beacons(void)
     qbcm_air_close(&a, 2);
 }
 
+/* a test of the cards on the air, for one chip: /bcm43xx/<chip>/<name> */
+typedef struct {
+    const char *chip;
+    void (*fn)(void);
+} ChipTest;
+
+static void run_chip_test(const void *data)
+{
+    const ChipTest *t = data;
+
+    chip = t->chip;
+    t->fn();
+}
+
+static void add_test(const char *chip, const char *name, void (*fn)(void))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/%s", chip, name);
+    ChipTest *t = g_new(ChipTest, 1);
+
+    *t = (ChipTest) { .chip = chip, .fn = fn };
+    qtest_add_data_func_full(path, t, run_chip_test, g_free);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
+    /* a peer process on the medium's netdev (qbcm_peer_open()): bcm4331 */
     qtest_add_func("/bcm43xx/bcm4331/air/hostile-peer", test_hostile_peer);
-    qtest_add_func("/bcm43xx/bcm4331/air/link-control", test_link_control);
-    qtest_add_func("/bcm43xx/bcm4331/xmit/ampdu", test_ampdu);
-    qtest_add_func("/bcm43xx/bcm4331/air/traffic-rx", test_traffic);
     qtest_add_func("/bcm43xx/bcm4331/air/remote-arq-airtime",
                    test_remote_arq_airtime);
-    qtest_add_func("/bcm43xx/bcm4331/air/airtime", test_airtime);
-    qtest_add_func("/bcm43xx/bcm4331/xmit/tx-fifo", test_tx_fifo);
-    qtest_add_func("/bcm43xx/bcm4331/xmit/tx-fifo-migration",
-                   test_tx_fifo_migration);
-    qtest_add_func("/bcm43xx/bcm4331/air/collision", test_collision);
-    qtest_add_func("/bcm43xx/bcm4331/air/ack-frames", test_ack_frames);
-    qtest_add_func("/bcm43xx/bcm4331/air/bad-fcs", test_bad_fcs);
     qtest_add_func("/bcm43xx/bcm4331/air/hostile-peer-airtime",
                    test_hostile_peer_airtime);
     qtest_add_func("/bcm43xx/bcm4331/air/remote-arq", test_remote_arq);
     qtest_add_func("/bcm43xx/bcm4331/air/remote-arq-late-ack",
                    test_remote_arq_late_ack);
     qtest_add_func("/bcm43xx/bcm4331/air/remote-dup", test_remote_dup);
-    qtest_add_func("/bcm43xx/bcm4331/xmit/rts-cts", test_rts_cts);
-    qtest_add_func("/bcm43xx/bcm4331/air/ap-beacons", test_ap_beacons);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "air/link-control", test_link_control);
+        add_test(chips[i], "xmit/ampdu", test_ampdu);
+        add_test(chips[i], "air/traffic-rx", test_traffic);
+        add_test(chips[i], "air/airtime", test_airtime);
+        add_test(chips[i], "xmit/tx-fifo", test_tx_fifo);
+        add_test(chips[i], "xmit/tx-fifo-migration", test_tx_fifo_migration);
+        add_test(chips[i], "air/collision", test_collision);
+        add_test(chips[i], "air/ack-frames", test_ack_frames);
+        add_test(chips[i], "air/bad-fcs", test_bad_fcs);
+        add_test(chips[i], "xmit/rts-cts", test_rts_cts);
+        add_test(chips[i], "air/ap-beacons", test_ap_beacons);
+    }
 
     return g_test_run();
 }
