@@ -4,8 +4,7 @@
  * QTest for BCM4331 and BCM43224 cards on a wifi-medium: airtime, the TX
  * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
  * on the netdev, retransmission to other processes, RTS/CTS protection, a
- * card as access point beaconing from its templates.  The tests of a peer
- * process (qbcm_peer_open()) run on the BCM4331, the others on both chips.
+ * card as access point beaconing from its templates, each on both chips.
  * The medium's own tests, with wifi-traffic radios and no card, are in
  * wifi-medium-test.c.
  * Structure after tests/qtest/xlnx-can-test.c.
@@ -36,7 +35,7 @@ static void test_hostile_peer(void)
     int fd;
 
     /* the medium of this test has the netdev: a different command line */
-    fd = qbcm_peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
 
     /*
      * an empty packet (it stopped the medium's reception for good: the
@@ -486,7 +485,7 @@ static void test_hostile_peer_airtime(void)
     uint32_t st;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, ",airtime=on");
+    fd = qbcm_peer_open(&a, &peer, chip, ",airtime=on");
 
     n = qbcm_air_frame(buf, A->mac, 200, QBCM_AIR_VERSION);
     buf[14 + 1] = 0x09;                     /* OFDM + an unknown flag */
@@ -549,7 +548,7 @@ static void test_remote_arq(void)
     size_t n;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
     qbcm_peer_heard(fd, A);
 
     n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
@@ -596,7 +595,7 @@ static void test_remote_arq_late_ack(void)
     size_t n;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
     qbcm_peer_heard(fd, A);
     n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
     qbcm_post(&a, A, buf, n, true, 0xc, true);
@@ -658,7 +657,7 @@ static void test_remote_dup(void)
     size_t n;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
     qbcm_peer_heard(fd, A);                         /* RX slot 0 */
     n = peer_data(buf, A, 0x100, 0x11, false);
     stw_be_p(buf + 14 + 46, 101);
@@ -1037,7 +1036,7 @@ static void test_remote_arq_airtime(void)
     size_t n;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, ",airtime=on");
+    fd = qbcm_peer_open(&a, &peer, chip, ",airtime=on");
     /* the peer's station is heard (airtime on: once its frame is over) */
     n = qbcm_air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100,
                        QBCM_AIR_VERSION);
@@ -1613,17 +1612,15 @@ int main(int argc, char **argv)
 
     g_test_init(&argc, &argv, NULL);
 
-    /* a peer process on the medium's netdev (qbcm_peer_open()): bcm4331 */
-    qtest_add_func("/bcm43xx/bcm4331/air/hostile-peer", test_hostile_peer);
-    qtest_add_func("/bcm43xx/bcm4331/air/remote-arq-airtime",
-                   test_remote_arq_airtime);
-    qtest_add_func("/bcm43xx/bcm4331/air/hostile-peer-airtime",
-                   test_hostile_peer_airtime);
-    qtest_add_func("/bcm43xx/bcm4331/air/remote-arq", test_remote_arq);
-    qtest_add_func("/bcm43xx/bcm4331/air/remote-arq-late-ack",
-                   test_remote_arq_late_ack);
-    qtest_add_func("/bcm43xx/bcm4331/air/remote-dup", test_remote_dup);
     for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "air/hostile-peer", test_hostile_peer);
+        add_test(chips[i], "air/remote-arq-airtime", test_remote_arq_airtime);
+        add_test(chips[i], "air/hostile-peer-airtime",
+                 test_hostile_peer_airtime);
+        add_test(chips[i], "air/remote-arq", test_remote_arq);
+        add_test(chips[i], "air/remote-arq-late-ack",
+                 test_remote_arq_late_ack);
+        add_test(chips[i], "air/remote-dup", test_remote_dup);
         add_test(chips[i], "air/link-control", test_link_control);
         add_test(chips[i], "xmit/ampdu", test_ampdu);
         add_test(chips[i], "air/traffic-rx", test_traffic);

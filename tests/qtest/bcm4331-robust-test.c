@@ -112,8 +112,9 @@ static void test_tx_short(const void *data)
  * compared the 6 bytes at offset 10, past its end.  It must not be kept
  * (nothing to resend, nothing compared); a real data frame still is.
  */
-static void test_arq_short(void)
+static void test_arq_short(const void *data)
 {
+    const char *chip = data;
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
     QBcmAir a;
@@ -122,7 +123,7 @@ static void test_arq_short(void)
     size_t n;
     int fd;
 
-    fd = qbcm_peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
     qbcm_peer_heard(fd, A);
 
     /* 10 bytes to it: acknowledged (it lives over there), not kept */
@@ -943,11 +944,11 @@ int main(int argc, char **argv)
 
     g_test_init(&argc, &argv, NULL);
 
-    /* with the peer process of qbcm_peer_open(), its own machine: bcm4331 */
-    qtest_add_func("/bcm43xx/bcm4331/robust/arq-short-frame", test_arq_short);
+    /* its own machine (a PCIe root port to unplug from): bcm4331 */
     qtest_add_func("/bcm43xx/bcm4331/robust/unplug-by-own-dma",
                    test_unplug_by_dma);
     for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "arq-short-frame", test_arq_short);
         add_test(chips[i], "tx-short-frames", test_tx_short);
         add_test(chips[i], "ap-auth-flood", test_ap_auth_flood);
         add_test(chips[i], "ap-retry-dup", test_ap_retry_dup);

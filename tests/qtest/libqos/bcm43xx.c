@@ -622,7 +622,8 @@ int qbcm_stream_connect(QTestState *qts, const char *path)
     return fd;
 }
 
-int qbcm_peer_open(QBcmAir *a, QBcmPeer *p, const char *opts)
+int qbcm_peer_open(QBcmAir *a, QBcmPeer *p, const char *chip,
+                   const char *opts)
 {
     g_autofree char *more = NULL;
 
@@ -631,7 +632,7 @@ int qbcm_peer_open(QBcmAir *a, QBcmPeer *p, const char *opts)
     more = g_strdup_printf("-netdev stream,id=l0,server=on,addr.type=unix,"
                            "addr.path=%s", p->sock);
     qbcm_air_open(a, 1, NULL, &(QBcmAirOpts) {
-        .more = more, .link = true, .medium = opts,
+        .chip = chip, .more = more, .link = true, .medium = opts,
     });
     p->fd = qbcm_stream_connect(a->qts, p->sock);
     return p->fd;

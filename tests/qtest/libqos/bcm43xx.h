@@ -198,7 +198,13 @@ void qbcm_peer_send(int fd, const uint8_t *buf, uint32_t len);
 size_t qbcm_air_frame(uint8_t *out, const uint8_t *a1, uint16_t flen,
                       uint8_t version);
 int qbcm_stream_connect(QTestState *qts, const char *path);
-int qbcm_peer_open(QBcmAir *a, QBcmPeer *p, const char *opts);
+/*
+ * One card of @chip (NULL: bcm4331) whose medium joins the air of "another
+ * process": a stream netdev on a Unix socket, the test at the other end as
+ * the peer.  @opts: more medium properties.  Returns the peer's socket.
+ */
+int qbcm_peer_open(QBcmAir *a, QBcmPeer *p, const char *chip,
+                   const char *opts);
 void qbcm_peer_close(QBcmAir *a, QBcmPeer *p);
 void qbcm_peer_heard(int fd, QBcmCard *c);
 void qbcm_peer_ack(int fd, QBcmCard *c, uint16_t seq);
