@@ -92,8 +92,9 @@ static void dump_compare(GArray *fresh, GArray *now, int round)
     }
 }
 
-static void test_reset_under_dma(void)
+static void test_reset_under_dma(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *A = &a.c[0], *B = &a.c[1];
     g_autoptr(GArray) fresh = NULL;
@@ -102,6 +103,7 @@ static void test_reset_under_dma(void)
     GString *cmd;
 
     cmd = qbcm_air_cmdline(&(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6",
     }, 2, NULL);
@@ -211,8 +213,9 @@ static bool is_auth_ok(const uint8_t *f, size_t len)
            lduw_le_p(f + 28) == 0;
 }
 
-static void test_unplug_under_traffic(void)
+static void test_unplug_under_traffic(const void *data)
 {
+    const char *chip = data;
     QBcmAir a;
     QBcmCard *V = &a.c[0], *B = &a.c[1];
     QPCIDevice *rp;
@@ -221,13 +224,13 @@ static void test_unplug_under_traffic(void)
     uint8_t cap;
 
     lsan_begin();
-    a.qts = qtest_init("-M q35 -m 512M "
+    a.qts = qtest_initf("-M q35 -m 512M "
         "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off "
         "-object wifi-medium,id=air0,airtime=on "
         "-device pcie-root-port,id=rp0,bus=pcie.0,addr=03.0,chassis=1,slot=1 "
-        "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
+        "-device %s,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
         "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-        "bssid=02:aa:00:00:00:03");
+        "bssid=02:aa:00:00:00:03", chip);
     a.bus = qpci_new_pc(a.qts, NULL);
     rp = qpci_device_find(a.bus, QPCI_DEVFN(RP_SLOT, 0));
     qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
@@ -249,7 +252,7 @@ static void test_unplug_under_traffic(void)
         /* power the slot on, plug a card in, bring it up */
         slot_control(rp, cap, PCI_EXP_SLTCTL_PWR_IND_ON |
                      PCI_EXP_SLTCTL_PWR_ON);
-        qtest_qmp_device_add(a.qts, "bcm4331", "v", "{'bus': 'rp0', "
+        qtest_qmp_device_add(a.qts, chip, "v", "{'bus': 'rp0', "
                              "'addr': '00.0', 'medium': 'air0', "
                              "'mac': '02:00:00:00:00:01'}");
         qbcm_card_layout(V, 0, 0, 1 << 8); /* bus 1, 00.0 */
@@ -307,14 +310,26 @@ static void test_unplug_under_traffic(void)
     lsan_check();
 }
 
+/* /bcm43xx/<chip>/lifecycle/<name> */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/lifecycle/%s", chip,
+                                            name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm43xx/bcm4331/lifecycle/reset-under-dma",
-                   test_reset_under_dma);
-    qtest_add_func("/bcm43xx/bcm4331/lifecycle/unplug-under-traffic",
-                   test_unplug_under_traffic);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "reset-under-dma", test_reset_under_dma);
+        add_test(chips[i], "unplug-under-traffic", test_unplug_under_traffic);
+    }
 
     return g_test_run();
 }
