@@ -217,8 +217,9 @@ static void test_phy_radio(void)
 }
 
 /* the card's state survives a migration (VMState of all its parts) */
-static void test_migration(void)
+static void test_migration(const void *data)
 {
+    const char *chip = data;
     g_autofree char *file = g_strdup_printf("%s/bcm4331-mig-%d",
                                             g_get_tmp_dir(), getpid());
     g_autofree char *uri_out = g_strdup_printf("exec:cat > %s", file);
@@ -227,10 +228,13 @@ static void test_migration(void)
     Card c, d;
     QDict *r;
 
-    card_open(&c, ",mac=02:11:22:33:44:55");
+    qbcm43xx_open(&c, "-M q35 -device %s,addr=04.0,id=wifi0,"
+                  "mac=02:11:22:33:44:55", chip);
+    qbcm43xx_core_up(c.dev, c.bar0);
     qbcm43xx_boot(&c, qbcm43xx_stub784, ARRAY_SIZE(qbcm43xx_stub784));
     qbcm43xx_shm_w32(&c, 0x200, 0xfeedf00d);
-    qbcm43xx_phy_write(c.dev, c.bar0, 0x810, 0x2);
+    /* the radio powered (HT-PHY 0x810 bit 1, N-PHY 0x78 bit 10) */
+    qbcm43xx_phy_write(c.dev, c.bar0, c.chip->rf_pu_reg, c.chip->rf_pu_bit);
     qbcm43xx_phy_write(c.dev, c.bar0, 0x1ce, bw1_ch6);
     bcm_wl(&c, D11 + A_D11_GEN_IRQ_MASK, 0x1);
     qpci_config_writel(c.dev, 0x94, 0x200);
@@ -240,8 +244,8 @@ static void test_migration(void)
     qobject_unref(r);
     qbcm_wait_migration(c.qts);
 
-    d.qts = qtest_initf("-M q35 -device bcm4331,addr=04.0,id=wifi0,"
-                        "mac=02:11:22:33:44:55 -incoming defer");
+    d.qts = qtest_initf("-M q35 -device %s,addr=04.0,id=wifi0,"
+                        "mac=02:11:22:33:44:55 -incoming defer", chip);
     r = qtest_qmp(d.qts, "{ 'execute': 'migrate-incoming', 'arguments': "
                   "{ 'uri': %s } }", uri_in);
     qobject_unref(r);
@@ -273,7 +277,11 @@ int main(int argc, char **argv)
     qtest_add_func("/bcm43xx/bcm4331/fw/real-ucode", test_real_ucode);
     qtest_add_func("/bcm43xx/bcm4331/fw/bad-ucode", test_bad_ucode);
     qtest_add_func("/bcm43xx/bcm4331/phy/radio", test_phy_radio);
-    qtest_add_func("/bcm43xx/bcm4331/mac/migration", test_migration);
+    /* the card's state across a migration, on each chip */
+    qtest_add_data_func("/bcm43xx/bcm4331/mac/migration", "bcm4331",
+                        test_migration);
+    qtest_add_data_func("/bcm43xx/bcm43224/mac/migration", "bcm43224",
+                        test_migration);
 
     return g_test_run();
 }
