@@ -171,9 +171,9 @@ if has qtest; then
     # lines.  A file that registers with libqos_init() holds qos_add_test()s
     # of the libqos graph and goes into qos-test (as e1000e-test.c does);
     # the others are qtests of their own.
-    qt=$(cd "$top/tests/qtest" && grep -L 'libqos_init(' *-test.c 2>/dev/null |
+    qt=$(cd "$top/tests/qtest" && grep -L 'libqos_init(' -- *-test.c 2>/dev/null |
          sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
-    qos=$(cd "$top/tests/qtest" && grep -l 'libqos_init(' *-test.c 2>/dev/null |
+    qos=$(cd "$top/tests/qtest" && grep -l 'libqos_init(' -- *-test.c 2>/dev/null |
           sed "s/.*/'&'/" | paste -sd, -)
     line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"
     qline="qos_test_ss.add(files(config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qos] : []))"
