@@ -121,12 +121,15 @@ jobs=$(nproc)
 case $variant in
 fuzz*) targets=(qemu-fuzz-x86_64) ;;
 *)     targets=(qemu-system-x86_64)
-       # --qtests (scripts/test.sh): our qtests, and QEMU's own sweeps over
-       # every device and machine type (device-introspect-test, qom-test)
-       # with our devices built in; the main job needs none of them
+       # --qtests (scripts/test.sh): our qtests, QEMU's own sweeps over every
+       # device and machine type (device-introspect-test, qom-test) with our
+       # devices built in, and qos-test, where the tests/qtest/*-test.c of
+       # the libqos graph go; the main job needs none of them
        [ -z "$qtests" ] ||
            targets+=(tests/qtest/device-introspect-test tests/qtest/qom-test
-                     $(cd "$top" && ls tests/qtest/*-test.c 2>/dev/null | sed 's/\.c$//')) ;;
+                     tests/qtest/qos-test
+                     $(cd "$top" && grep -L 'libqos_init(' tests/qtest/*-test.c 2>/dev/null |
+                       sed 's/\.c$//')) ;;
 esac
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
 # Progress without flooding the terminal or a CI log: one line per tenth of

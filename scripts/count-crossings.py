@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Count the file crossings of one frame, call by call (docs/architecture.md).
 
-Runs the qtest /bcm4331/medium/ap-bridge (a card associated with a wifi-ap
+Runs the qtest /bcm43xx/bcm4331/air/ap-bridge (a card associated with a wifi-ap
 whose netdev is the test: one data frame from the card to the network, one
 from the network to the card, airtime off, no pcap) with its QEMU under gdb.
 gdb stops at the entry of every function of our C files (hw/net/bcm43xx/,
@@ -148,7 +148,7 @@ def main():
         os.chmod(wrap, 0o755)
         env = dict(os.environ, QTEST_QEMU_BINARY=wrap)
         p = subprocess.run([test, "--tap", "-k", "-p",
-                            "/x86_64/bcm4331/medium/ap-bridge"],
+                            "/x86_64/bcm43xx/bcm4331/air/ap-bridge"],
                            env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, universal_newlines=True,
                            timeout=3600)

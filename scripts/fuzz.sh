@@ -277,30 +277,30 @@ PY
 # config  qtest binary  test path  [converter options]
 seed_table() {
     cat <<'EOF'
-bcm4331 bcm4331-dma-test /bcm4331/medium/tx-rx
-bcm4331 bcm4331-dma-test /bcm4331/medium/bad-descriptors
-bcm4331 bcm4331-robust-test /bcm4331/robust/tx-short-frames
-bcm4331 bcm4331-mac-test /bcm4331/mac/irq
-bcm4331 bcm4331-mac-test /bcm4331/mac/tsf
-bcm4331 bcm4331-mac-test /bcm4331/mac/phy-radio
-bcm4331 bcm4331-test /bcm4331/bcma/windows
-bcm43224-ap bcm43224-test /bcm43224/identity
-bcm43224-ap bcm43224-test /bcm43224/phy-radio
-bcm43224-ap bcm43224-test /bcm43224/dma-align
-bcm43224-ap bcm43224-test /bcm43224/firmware
-bcm43224-ap bcm43224-test /bcm43224/template
-bcm4331-ap bcm4331-ap-test /bcm4331/medium/hostile-to-ap
-bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-auth-flood --split --max-seeds 3 --subst 02aa00000003=02aa00000001
-bcm4331-ap bcm4331-robust-test /bcm4331/robust/ap-inactivity --subst 02aa00000003=02aa00000001
-bcm4331-airtime-wpa2 bcm4331-ap-test /bcm4331/medium/hostile-eapol --split --max-seeds 3
-bcm4331-airtime-wpa2 bcm4331-air-test /bcm4331/medium/airtime
-bcm4331-dma32 bcm4331-dma-test /bcm4331/medium/dma32
-bcm4331-pair bcm4331-dma-test /bcm4331/medium/tx-rx
-bcm4331-pair bcm4331-crypto-test /bcm4331/medium/crypto --split
-bcm4331-pair bcm4331-dma-test /bcm4331/medium/bad-frames
-bcm4331-pair bcm4331-dma-test /bcm4331/medium/rx-ring-full
-bcm4331-pair bcm4331-air-test /bcm4331/medium/ap-beacons --split --max-seeds 3
-bcm4331-trio bcm4331-air-test /bcm4331/medium/rts-cts --split --max-seeds 3
+bcm4331 bcm4331-dma-test /bcm43xx/bcm4331/dma/tx-rx
+bcm4331 bcm4331-dma-test /bcm43xx/bcm4331/dma/bad-descriptors
+bcm4331 bcm4331-robust-test /bcm43xx/bcm4331/robust/tx-short-frames
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/mac/irq
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/mac/tsf
+bcm4331 bcm4331-mac-test /bcm43xx/bcm4331/phy/radio
+bcm4331 qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm4331/bcm43xx/bcm43xx-tests/bcma/windows
+bcm43224-ap bcm43224-test /bcm43xx/bcm43224/pci/identity
+bcm43224-ap bcm43224-test /bcm43xx/bcm43224/phy/radio
+bcm43224-ap qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm43224/bcm43xx/bcm43xx-tests/dma/align
+bcm43224-ap bcm43224-test /bcm43xx/bcm43224/fw/brcmsmac
+bcm43224-ap qos-test /pc/i440FX-pcihost/pci-bus-pc/pci-bus/bcm43224/bcm43xx/bcm43xx-tests/mac/template
+bcm4331-ap bcm4331-ap-test /bcm43xx/bcm4331/air/hostile-to-ap
+bcm4331-ap bcm4331-robust-test /bcm43xx/bcm4331/robust/ap-auth-flood --split --max-seeds 3 --subst 02aa00000003=02aa00000001
+bcm4331-ap bcm4331-robust-test /bcm43xx/bcm4331/robust/ap-inactivity --subst 02aa00000003=02aa00000001
+bcm4331-airtime-wpa2 bcm4331-ap-test /bcm43xx/bcm4331/air/hostile-eapol --split --max-seeds 3
+bcm4331-airtime-wpa2 bcm4331-air-test /bcm43xx/bcm4331/air/airtime
+bcm4331-dma32 bcm4331-dma-test /bcm43xx/bcm4331/dma/dma32
+bcm4331-pair bcm4331-dma-test /bcm43xx/bcm4331/dma/tx-rx
+bcm4331-pair bcm4331-crypto-test /bcm43xx/bcm4331/crypto/keys --split
+bcm4331-pair bcm4331-dma-test /bcm43xx/bcm4331/dma/bad-frames
+bcm4331-pair bcm4331-dma-test /bcm43xx/bcm4331/dma/rx-ring-full
+bcm4331-pair bcm4331-air-test /bcm43xx/bcm4331/air/ap-beacons --split --max-seeds 3
+bcm4331-trio bcm4331-air-test /bcm43xx/bcm4331/xmit/rts-cts --split --max-seeds 3
 EOF
 }
 

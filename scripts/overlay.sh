@@ -97,6 +97,8 @@ unhook() {
 unhook hw/net/meson.build "subdir('bcm4331')"
 unhook hw/net/Kconfig "source bcm4331/Kconfig"
 unhook meson.build "    'hw/net/bcm4331',"
+# ... and libqos/bcm4331.c before it became libqos/bcm43xx.c
+unhook tests/qtest/libqos/meson.build "        'bcm4331.c',"
 
 if has qemu-fix; then
     # net/stream.c: a server's link is down until a client connects.  Its
@@ -167,13 +169,22 @@ if has fuzz; then
 fi
 if has qtest; then
     # the libqos driver steps the qtests and the fuzz targets share
-    hook tests/qtest/libqos/meson.build "^        'e1000e.c',$" "        'bcm4331.c',"
-    # the qtest list is the project's tests/qtest/*-test.c: rewrite our line
-    qt=$(cd "$top/tests/qtest" && ls *-test.c 2>/dev/null | sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
+    hook tests/qtest/libqos/meson.build "^        'e1000e.c',$" "        'bcm43xx.c',"
+    # the qtest list is the project's tests/qtest/*-test.c: rewrite our
+    # lines.  A file that registers with libqos_init() holds qos_add_test()s
+    # of the libqos graph and goes into qos-test (as e1000e-test.c does);
+    # the others are qtests of their own.
+    qt=$(cd "$top/tests/qtest" && grep -L 'libqos_init(' -- *-test.c 2>/dev/null |
+         sed "s/\.c$//; s/.*/'&'/" | paste -sd, -)
+    qos=$(cd "$top/tests/qtest" && grep -l 'libqos_init(' -- *-test.c 2>/dev/null |
+          sed "s/.*/'&'/" | paste -sd, -)
     line="qtests_x86_64 += config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qt] : []"
-    if ! grep -qxF "$line" "$q/tests/qtest/meson.build"; then
+    qline="qos_test_ss.add(files(config_all_devices.has_key('CONFIG_BCM4331_PCI') ? [$qos] : []))"
+    if ! grep -qxF "$line" "$q/tests/qtest/meson.build" ||
+       ! grep -qxF "$qline" "$q/tests/qtest/meson.build"; then
         sed -i "/CONFIG_BCM4331_PCI/d" "$q/tests/qtest/meson.build"
         hook tests/qtest/meson.build "^qtests_x86_64 = qtests_i386$" "$line"
+        hook tests/qtest/meson.build "^qos_test_ss = ss.source_set[(][)]$" "$qline"
     fi
 fi
 if has docs; then

@@ -100,7 +100,8 @@ files = {
     "wifi-ap": ["hw/net/wifi/"],
     "bcm4331": ["hw/net/bcm43xx/"],
     "qtest": ["tests/qtest/bcm4331*", "tests/qtest/bcm43224*",
-              "tests/qtest/wifi-*", "tests/qtest/libqos/bcm4331*"],
+              "tests/qtest/wifi-*", "tests/qtest/bcm43xx-*",
+              "tests/qtest/libqos/bcm43xx*"],
     "fuzz": ["tests/qtest/fuzz/bcm4331*", "tests/qtest/fuzz/wifi_*"],
     "docs": ["docs/system/devices/bcm4331.rst"],
 }.get(part)
@@ -189,7 +190,7 @@ A-MPDU block-ack statuses, the microcode kept across PSM restarts."
 
 commit qtest "tests/qtest: bcm4331, bcm43224 and wifi-medium qtests
 
-libqos/bcm4331.c holds what the tests share: a card's register file and
+libqos/bcm43xx.c holds what the tests share: a card's register file and
 b43's bring-up steps.  The backplane and PCI function, the MAC core and firmware handshake, the
 DMA engines and data path on a medium (hostile descriptors and frames
 included), the crypto, the access point, robustness against a hostile

@@ -6,8 +6,9 @@
  * scan.c), the rev-8 SPROM, the N-PHY and BCM2056 identity through the
  * older radio port (brcmsmac phy_cmn.c read_radio_id()), the radio's
  * address decoding and calibrations, the N-PHY table port's read order,
- * the DMA ring alignment probe (dma.c _dma_descriptor_align()), the
- * microcode kept across PSM restarts (main.c brcms_ucode_download()).
+ * the microcode kept across PSM restarts (main.c brcms_ucode_download()).
+ * What it shares with the BCM4331 runs on both chips in qos-test
+ * (bcm43xx-bcma-test.c, bcm43xx-d11-test.c).
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
@@ -18,9 +19,9 @@
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
-#include "libqos/bcm4331.h"
+#include "libqos/bcm43xx.h"
 
-typedef QBcm4331 Card;
+typedef QBcm43xx Card;
 
 #define RADIO_ADDR      0x3f6       /* phy4waddr */
 #define RADIO_DATA_HI   0x3f8       /* phy4wdatahi */
@@ -28,7 +29,7 @@ typedef QBcm4331 Card;
 
 static void card_open(Card *c, const char *extra)
 {
-    qbcm4331_open(c, "-M q35 -device bcm43224,id=wifi0,addr=04.0%s",
+    qbcm43xx_open(c, "-M q35 -device bcm43224,id=wifi0,addr=04.0%s",
                   extra ? extra : "");
 }
 
@@ -70,7 +71,7 @@ static void test_identity(void)
     qpci_config_writel(c.dev, BCMA_PCI_BAR0_WIN2, 0x18101000);
     /* 64-bit DMA, 2G, 5G, fast clock, dual band */
     g_assert_cmphex(bcm_rl(&c, AGENT + A_AI_IOST) & 0x100f, ==, 0x100f);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 static uint16_t radio_read(Card *c, uint16_t addr)
@@ -104,7 +105,7 @@ static void test_phy_radio(void)
     Card c;
 
     card_open(&c, NULL);
-    qbcm4331_core_up(c.dev, c.bar0);
+    qbcm43xx_core_up(c.dev, c.bar0);
     /* N-PHY rev 6, analog 8 */
     g_assert_cmphex(bcm_rw(&c, D11 + A_D11_PHY_VER), ==, 0x8406);
     /* read_radio_id(): BCM2056 rev 11, manufacturer 0x17F */
@@ -188,26 +189,7 @@ static void test_phy_radio(void)
                     "'property': 'frequency'}}");
     g_assert_cmpint(qdict_get_int(rsp, "return"), ==, 5180);
     qobject_unref(rsp);
-    qbcm4331_close(&c);
-}
-
-/* _dma_descriptor_align(): 0xff0 reads back 0, rings start on 4 KiB */
-static void test_dma_align(void)
-{
-    Card c;
-
-    card_open(&c, NULL);
-    qbcm4331_core_up(c.dev, c.bar0);
-    for (unsigned e = 0; e < 6; e++) {
-        uint32_t tx = D11 + D11_DMA_ENGINE(e) + D11_DMA64_TXRINGLO;
-        uint32_t rx = D11 + D11_DMA_ENGINE(e) + D11_DMA64_RXRINGLO;
-
-        bcm_wl(&c, tx, 0xff0);
-        g_assert_cmphex(bcm_rl(&c, tx), ==, 0);
-        bcm_wl(&c, rx, 0x12345ff0);
-        g_assert_cmphex(bcm_rl(&c, rx), ==, 0x12345000);
-    }
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 /* brcmsmac's stub (firmware-stubs/gen-stubs.py): words as uploaded */
@@ -243,7 +225,7 @@ static void test_firmware(void)
     Card c;
 
     card_open(&c, NULL);
-    qbcm4331_core_up(c.dev, c.bar0);
+    qbcm43xx_core_up(c.dev, c.bar0);
     /* the PSM signals "self-suspended"; the BOM release in SHM 0/2 */
     g_assert_cmphex(psm_start(&c, stub610, ARRAY_SIZE(stub610)), ==, 0x1);
     g_assert_cmpuint(shm_r16(&c, 0x0), ==, 610);
@@ -269,49 +251,20 @@ static void test_firmware(void)
     g_assert_cmphex(psm_start(&c, real, 39864 / 4), ==, 0x1);
     g_assert_cmpuint(shm_r16(&c, 0x0), ==, 610);
     g_assert_cmpuint(shm_r16(&c, 0x2), ==, 812);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 
     /* after power-on the microcode store is empty: the PSM is silent */
     card_open(&c, NULL);
-    qbcm4331_core_up(c.dev, c.bar0);
+    qbcm43xx_core_up(c.dev, c.bar0);
     g_assert_cmphex(psm_start(&c, NULL, 0), ==, 0);
-    qbcm4331_close(&c);
-}
-
-/*
- * brcms_b_write_template_ram(): the address once, then the words; the
- * write pointer advances (the beacon a brcmsmac AP sends is this)
- */
-static void test_template(void)
-{
-    Card c;
-
-    card_open(&c, NULL);
-    qbcm4331_core_up(c.dev, c.bar0);
-    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468);
-    for (uint32_t i = 0; i < 4; i++) {
-        bcm_wl(&c, D11 + A_D11_RAM_DATA, 0x11111111 * (i + 1));
-    }
-    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0x478);
-    for (uint32_t i = 0; i < 4; i++) {
-        bcm_wl(&c, D11 + A_D11_RAM_CONTROL, 0x468 + 4 * i);
-        g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_DATA), ==,
-                        0x11111111 * (i + 1));
-    }
-    /* the pointer wraps within the template RAM */
-    bcm_wl(&c, D11 + A_D11_RAM_CONTROL, D11_TEMPLATE_SIZE - 4);
-    bcm_wl(&c, D11 + A_D11_RAM_DATA, 0xcafe);
-    g_assert_cmphex(bcm_rl(&c, D11 + A_D11_RAM_CONTROL), ==, 0);
-    qbcm4331_close(&c);
+    qbcm43xx_close(&c);
 }
 
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    qtest_add_func("/bcm43224/identity", test_identity);
-    qtest_add_func("/bcm43224/phy-radio", test_phy_radio);
-    qtest_add_func("/bcm43224/dma-align", test_dma_align);
-    qtest_add_func("/bcm43224/firmware", test_firmware);
-    qtest_add_func("/bcm43224/template", test_template);
+    qtest_add_func("/bcm43xx/bcm43224/pci/identity", test_identity);
+    qtest_add_func("/bcm43xx/bcm43224/phy/radio", test_phy_radio);
+    qtest_add_func("/bcm43xx/bcm43224/fw/brcmsmac", test_firmware);
     return g_test_run();
 }

@@ -1,85 +1,93 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * QTest for the wifi-medium with BCM4331 cards on it: airtime, the TX
+ * QTest for BCM4331 and BCM43224 cards on a wifi-medium: airtime, the TX
  * FIFO (and its migration), collisions, ACK frames, bad FCS, hostile peers
- * on the netdev, retransmission to other processes, RTS/CTS protection,
- * a card as access point beaconing from its templates.
+ * on the netdev, retransmission to other processes, RTS/CTS protection, a
+ * card as access point beaconing from its templates, each on both chips.
+ * The medium's own tests, with wifi-traffic radios and no card, are in
+ * wifi-medium-test.c.
  * Structure after tests/qtest/xlnx-can-test.c.
  *
  * Copyright (c) 2026 The bcm4331-qemu authors
  */
 
 #include "qemu/osdep.h"
-#include <math.h>
-#include "bcm4331-qtest.h"
-#include "bcm4331-air.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include "libqos/bcm43xx.h"
+#include "net/wifi/ieee80211.h"
+
+/* the cards' device of the running test (see main()) */
+static const char *chip = "bcm4331";
 
 static void test_hostile_peer(void)
 {
     g_autofree uint8_t *buf = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     QDict *r;
     size_t n;
     int fd;
 
     /* the medium of this test has the netdev: a different command line */
-    fd = peer_open(&a, &peer, NULL);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
 
     /*
      * an empty packet (it stopped the medium's reception for good: the
      * net layer takes a receive of 0 bytes for "cannot receive"), garbage,
      * wrong version, truncated, inconsistent, oversized
      */
-    peer_send(fd, buf, 0);
+    qbcm_peer_send(fd, buf, 0);
     for (int i = 0; i < 64; i++) {
         buf[i] = i * 37;
     }
     buf[12] = 0x88;
     buf[13] = 0xb5;
-    peer_send(fd, buf, 64);
-    n = air_frame(buf, A->mac, 100, 1);     /* the old version */
-    peer_send(fd, buf, n);
-    n = air_frame(buf, A->mac, 100, AIR_VERSION);
-    peer_send(fd, buf, n - 1);
+    qbcm_peer_send(fd, buf, 64);
+    n = qbcm_air_frame(buf, A->mac, 100, 1); /* the old version */
+    qbcm_peer_send(fd, buf, n);
+    n = qbcm_air_frame(buf, A->mac, 100, QBCM_AIR_VERSION);
+    qbcm_peer_send(fd, buf, n - 1);
     stw_be_p(buf + 14 + 44, 3000);
-    peer_send(fd, buf, n);
-    n = air_frame(buf, A->mac, 2352, AIR_VERSION);
+    qbcm_peer_send(fd, buf, n);
+    n = qbcm_air_frame(buf, A->mac, 2352, QBCM_AIR_VERSION);
     stw_be_p(buf + 14 + 44, 4000);
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     /* another EtherType: not ours, not an error */
     buf[13] = 0x00;
-    peer_send(fd, buf, 100);
+    qbcm_peer_send(fd, buf, 100);
     /* finally a good frame for the card */
-    n = air_frame(buf, A->mac, 200, AIR_VERSION);
-    peer_send(fd, buf, n);
+    n = qbcm_air_frame(buf, A->mac, 200, QBCM_AIR_VERSION);
+    qbcm_peer_send(fd, buf, n);
 
-    g_assert_true(wait_reason(A, 0x8000));
-    g_assert_cmphex(
-        rl(A, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff, ==, 0x10);
+    g_assert_true(qbcm_wait_reason(A, 0x8000));
+    g_assert_cmphex(qbcm_rx_cd(A), ==, 0x10);
     r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': "
                   "{ 'path': '/objects/air0', 'property': 'rx-rejected' } }");
     g_assert_cmpint(qdict_get_int(r, "return"), ==, 6);
     qobject_unref(r);
     /* unicast to the peer's station is now acknowledged */
-    n = frame(buf, peer_sta, A->mac, 50);
-    post(&a, A, buf, n, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
-    peer_close(&a, &peer);
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
+    qbcm_post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    qbcm_peer_close(&a, &peer);
 }
 
 /* ---- airtime, collisions, ACK frames, bad FCS --------------------------- */
 
-static uint32_t txstat(Card *c)
+static uint32_t txstat(QBcmCard *c)
 {
-    if (!(rl(c, D11 + A_D11_GEN_IRQ_REASON) & 0x20000000)) {
+    if (!(qbcm_rl(c, D11 + A_D11_GEN_IRQ_REASON) & 0x20000000)) {
         return 0;
     }
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
-    return rl(c, D11 + A_D11_XMITSTAT_0);
+    qbcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    return qbcm_rl(c, D11 + A_D11_XMITSTAT_0);
 }
 
 static const uint8_t nobody[6] = { 2, 9, 9, 9, 9, 9 };
@@ -87,13 +95,14 @@ static const uint8_t group[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 /* airtime on: a frame and its ACK take their 802.11g time, no less */
 static void test_airtime(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[1500];
     size_t len;
     uint32_t st;
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     /*
@@ -101,33 +110,33 @@ static void test_airtime(void)
      * after DIFS 28 + 0..15 slots of 9 us: B has it, A its status, between
      * 210 and 345 us (the channel stays busy for SIFS + ACK after that).
      */
-    len = frame(f, B->mac, A->mac, 1000);
-    post(&a, A, f, len, true, 0xc, true);
+    len = qbcm_frame(f, B->mac, A->mac, 1000);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
     g_assert_cmphex(txstat(A), ==, 0);
     qtest_clock_step(a.qts, 209 * 1000);
     g_assert_cmphex(txstat(A), ==, 0);                  /* still on air */
-    g_assert_cmphex(rx_cd(B), ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0);
     qtest_clock_step(a.qts, 136 * 1000);
     st = txstat(A);
     g_assert_cmphex(st & 3, ==, 3);                     /* acked */
     g_assert_cmphex((st >> 12) & 0xf, ==, 1);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 1);
 
     /*
      * Nobody answers: 4 attempts (long retry limit), each with its ACK
      * timeout, backoff doubling: 31, 63, 127 slots after the first.
      */
-    len = frame(f, nobody, A->mac, 100);
-    post(&a, A, f, len, true, 0xc, true);
+    len = qbcm_frame(f, nobody, A->mac, 100);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
     qtest_clock_step(a.qts, 100 * 1000);
     g_assert_cmphex(txstat(A), ==, 0);
     qtest_clock_step(a.qts, 5000 * 1000);
     st = txstat(A);
     g_assert_cmphex(st & 3, ==, 1);                     /* not acked */
     g_assert_cmphex((st >> 12) & 0xf, ==, 4);
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
-    air_close(&a, 2);
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 1);
+    qbcm_air_close(&a, 2);
 }
 
 /*
@@ -141,8 +150,8 @@ static void test_airtime(void)
  */
 static void test_tx_fifo(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint16_t cookie[40];
     uint64_t bar;
     uint8_t f[1100];
@@ -150,35 +159,36 @@ static void test_tx_fifo(void)
     uint32_t st;
     int n = 0;
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
-    len = frame(f, B->mac, A->mac, 1000);
+    len = qbcm_frame(f, B->mac, A->mac, 1000);
     for (int i = 0; i < 40; i++) {
-        cookie[i] = post(&a, A, f, len, true, 0xc, true);
+        cookie[i] = qbcm_post(&a, A, f, len, true, 0xc, true);
     }
     /* no virtual time has passed: 32 fetched, nothing reported */
-    g_assert_cmphex(tx_cd(A), ==, 32 * 32);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
-    g_assert_cmphex(rx_cd(B), ==, 0);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 32 * 32);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0);
     /* the first exchange is over by 345 us, the second not (test_airtime) */
     qtest_clock_step(a.qts, 345 * 1000);
-    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    st = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st >> 16, ==, cookie[0]);
     g_assert_cmphex(st & 3, ==, 3);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
-    g_assert_cmphex(tx_cd(A), ==, 33 * 32);     /* room for one more */
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 33 * 32); /* room for one more */
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
     /* the rest, in order, every one acknowledged */
     qtest_clock_step(a.qts, 40 * 400 * 1000);
-    for (n = 1; (st = rl(A, D11 + A_D11_XMITSTAT_0)) & 1; n++) {
+    for (n = 1; (st = qbcm_rl(A, D11 + A_D11_XMITSTAT_0)) & 1; n++) {
         g_assert_cmpint(n, <, 40);
         g_assert_cmphex(st >> 16, ==, cookie[n]);
         g_assert_cmphex(st & 3, ==, 3);
     }
     g_assert_cmpint(n, ==, 40);
-    g_assert_cmphex(tx_cd(A), ==, 40 * 32);
-    g_assert_cmphex(rx_cd(B), ==, 40 * 0x10);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 40 * 32);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 40 * 0x10);
 
     /*
      * A frame fetched when an exchange ends (a timer, not an MMIO write)
@@ -187,37 +197,38 @@ static void test_tx_fifo(void)
      * in the FIFO: they go out, but report nothing.
      */
     for (int i = 0; i < 32; i++) {
-        post(&a, A, f, len, true, 0xc, true);
+        qbcm_post(&a, A, f, len, true, 0xc, true);
     }
-    g_assert_cmphex(tx_cd(A), ==, 72 * 32);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 72 * 32);
     bar = qpci_config_readl(A->dev, PCI_BASE_ADDRESS_0) & ~0xfull;
     bar |= (uint64_t)qpci_config_readl(A->dev, PCI_BASE_ADDRESS_1) << 32;
-    desc(&a, A->txring + 16 * A->txslot, D11_DESC_CTL0_SOF, D11_TXH_LEN, bar);
-    desc(&a, A->txring + 16 * (A->txslot + 1), D11_DESC_CTL0_EOF, len,
-         bar + 0x100);
+    qbcm_desc(&a, A->txring + 16 * A->txslot, D11_DESC_CTL0_SOF, D11_TXH_LEN,
+              bar);
+    qbcm_desc(&a, A->txring + 16 * (A->txslot + 1), D11_DESC_CTL0_EOF, len,
+              bar + 0x100);
     A->txslot += 2;
-    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
-    g_assert_cmphex(tx_cd(A), ==, 72 * 32);             /* FIFO full */
+    qbcm_wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 72 * 32);        /* FIFO full */
     qtest_clock_step(a.qts, 345 * 1000);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 1);
-    expect_tx_error(&a, A, 0x800, 3);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 1);
+    qbcm_expect_tx_error(&a, A, 0x800, 3);
 
     /* frames in the FIFO of an engine that is reset: no status */
     for (int i = 0; i < 3; i++) {
-        post(&a, A, f, len, true, 0xc, true);
+        qbcm_post(&a, A, f, len, true, 0xc, true);
     }
     /* the 31 frames of before the reset still take FIFO room: one fits */
-    g_assert_cmphex(tx_cd(A), ==, 1 * 32);
-    wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
-    set_ring(A, 1, false, A->txring);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 1 * 32);
+    qbcm_wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL, 0);
+    qbcm_set_ring(A, 1, false, A->txring);
     A->txslot = 0;
-    cookie[0] = post(&a, A, f, len, true, 0xc, true);
+    cookie[0] = qbcm_post(&a, A, f, len, true, 0xc, true);
     qtest_clock_step(a.qts, 40 * 400 * 1000);
-    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    st = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st >> 16, ==, cookie[0]);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
-    g_assert_cmphex(tx_cd(A), ==, 32);
-    air_close(&a, 2);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 32);
+    qbcm_air_close(&a, 2);
 }
 
 /*
@@ -231,33 +242,36 @@ static void test_tx_fifo_migration(void)
                                             g_get_tmp_dir(), getpid());
     g_autofree char *uri_out = g_strdup_printf("exec:cat > %s", file);
     g_autofree char *uri_in = g_strdup_printf("exec:cat %s", file);
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint16_t cookie[3];
     uint8_t f[200];
     GString *cmd;
     QTestState *d;
     QPCIBus *bus;
-    Card D;
+    QBcmCard D;
     QDict *r;
     uint32_t st;
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .machine = "-M q35 -m 256M",
     });
     for (int i = 0; i < 3; i++) {
-        cookie[i] = post(&a, A, f, frame(f, B->mac, A->mac, 100), true,
-                         0xc, true);
+        cookie[i] = qbcm_post(&a, A, f, qbcm_frame(f, B->mac, A->mac, 100),
+                              true,
+                              0xc, true);
     }
-    g_assert_cmphex(tx_cd(A), ==, 3 * 32);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 3 * 32);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     r = qtest_qmp(a.qts, "{ 'execute': 'migrate', 'arguments': "
                   "{ 'uri': %s } }", uri_out);
     qobject_unref(r);
-    bcm4331_wait_migration(a.qts);
+    qbcm_wait_migration(a.qts);
 
-    cmd = air_cmdline(&(AirOpts) {
+    cmd = qbcm_air_cmdline(&(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .machine = "-M q35 -m 256M -incoming defer",
     }, 2, NULL);
@@ -266,23 +280,23 @@ static void test_tx_fifo_migration(void)
     r = qtest_qmp(d, "{ 'execute': 'migrate-incoming', 'arguments': "
                   "{ 'uri': %s } }", uri_in);
     qobject_unref(r);
-    bcm4331_wait_migration(d);
+    qbcm_wait_migration(d);
     bus = qpci_new_pc(d, NULL);
     D.dev = qpci_device_find(bus, QPCI_DEVFN(4, 0));
     D.bar0 = A->bar0;               /* config space migrated */
-    g_assert_cmphex(tx_cd(&D), ==, 3 * 32);
+    g_assert_cmphex(qbcm_tx_cd(&D), ==, 3 * 32);
     for (int i = 0; i < 3; i++) {
-        st = rl(&D, D11 + A_D11_XMITSTAT_0);
+        st = qbcm_rl(&D, D11 + A_D11_XMITSTAT_0);
         g_assert_cmphex(st >> 16, ==, cookie[i]);
         g_assert_cmphex(st & 3, ==, 1);                 /* not acked */
         g_assert_cmphex((st >> 12) & 0xf, ==, 1);
     }
     qtest_clock_step(d, 10 * 1000 * 1000);
-    g_assert_cmphex(rl(&D, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_rl(&D, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
     g_free(D.dev);
     qpci_free_pc(bus);
     qtest_quit(d);
-    air_close(&a, 2);
+    qbcm_air_close(&a, 2);
     unlink(file);
 }
 
@@ -294,23 +308,24 @@ static void test_tx_fifo_migration(void)
  */
 static void test_collision(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[200], g[200];
     size_t len;
     uint32_t sa, sb;
     uint64_t seed;
     uint32_t cda = 0, cdb = 0;
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     for (seed = 1; seed < 120; seed++) {
-        medium_set(&a, "seed", seed);
-        len = frame(f, B->mac, A->mac, 100);
-        frame(g, A->mac, B->mac, 100);
-        post(&a, A, f, len, true, 0xc, true);
-        post(&a, B, g, len, true, 0xc, true);
+        qbcm_medium_set(&a, "seed", seed);
+        len = qbcm_frame(f, B->mac, A->mac, 100);
+        qbcm_frame(g, A->mac, B->mac, 100);
+        qbcm_post(&a, A, f, len, true, 0xc, true);
+        qbcm_post(&a, B, g, len, true, 0xc, true);
         qtest_clock_step(a.qts, 20000 * 1000);
         sa = txstat(A);
         sb = txstat(B);
@@ -318,26 +333,26 @@ static void test_collision(void)
         g_assert_cmphex(sb & 3, ==, 3);
         cda = (cda + 0x10) & 0xfff;
         cdb = (cdb + 0x10) & 0xfff;
-        g_assert_cmphex(rx_cd(A), ==, cda);             /* exactly once */
-        g_assert_cmphex(rx_cd(B), ==, cdb);
-        if (medium_get(&a, "collisions")) {
+        g_assert_cmphex(qbcm_rx_cd(A), ==, cda);        /* exactly once */
+        g_assert_cmphex(qbcm_rx_cd(B), ==, cdb);
+        if (qbcm_medium_get(&a, "collisions")) {
             break;
         }
         g_assert_cmphex((sa >> 12) & 0xf, ==, 1);
         g_assert_cmphex((sb >> 12) & 0xf, ==, 1);
     }
-    g_assert_cmpuint(medium_get(&a, "collisions"), >=, 1);
+    g_assert_cmpuint(qbcm_medium_get(&a, "collisions"), >=, 1);
     /* both lost the first attempt, both retried */
     g_assert_cmpuint((sa >> 12) & 0xf, >=, 2);
     g_assert_cmpuint((sb >> 12) & 0xf, >=, 2);
-    air_close(&a, 2);
+    qbcm_air_close(&a, 2);
 }
 
 /* a third card in monitor mode: MACCTL KEEP_CTL + BEACPROMISC (+ KEEP_BAD) */
-static void monitor(Card *c, bool bad)
+static void monitor(QBcmCard *c, bool bad)
 {
-    wl(c, D11 + A_D11_MACCTL, rl(c, D11 + A_D11_MACCTL) | 0x00500000 |
-       (bad ? 0x00800000 : 0));
+    qbcm_wl(c, D11 + A_D11_MACCTL, qbcm_rl(c, D11 + A_D11_MACCTL) | 0x00500000 |
+            (bad ? 0x00800000 : 0));
 }
 
 /* ACK frames on the air: the monitor and the pcap see them */
@@ -346,28 +361,29 @@ static void test_ack_frames(void)
     g_autofree char *dir = g_dir_make_tmp("bcm4331-ack-XXXXXX", NULL);
     g_autofree char *pcap = g_strdup_printf("%s/air.pcap", dir);
     g_autofree char *opts = g_strdup_printf(",pcap=%s", pcap);
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
     uint8_t f[200], rx[128];
     g_autofree gchar *pc = NULL;
     gsize pclen;
     size_t len;
     bool ack_seen = false;
 
-    air_open(&a, 3, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = opts,
     });
     monitor(M, false);
-    len = frame(f, B->mac, A->mac, 100);
-    post(&a, A, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    len = qbcm_frame(f, B->mac, A->mac, 100);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
     /* the monitor: the data frame, then the ACK (FC 0xd4, RA = A) */
-    g_assert_true(wait_reason(M, 0x8000));
-    for (int i = 0; i < 200 && rx_cd(M) < 0x20; i++) {
-        rl(M, D11 + A_D11_GEN_IRQ_REASON);
+    g_assert_true(qbcm_wait_reason(M, 0x8000));
+    for (int i = 0; i < 200 && qbcm_rx_cd(M) < 0x20; i++) {
+        qbcm_rl(M, D11 + A_D11_GEN_IRQ_REASON);
     }
-    g_assert_cmphex(rx_cd(M), ==, 0x20);
+    g_assert_cmphex(qbcm_rx_cd(M), ==, 0x20);
     qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, 64, f, 64);
     qtest_memread(a.qts, M->rxbuf + 2400, rx, sizeof(rx));
@@ -376,13 +392,13 @@ static void test_ack_frames(void)
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6 + 4, 6, A->mac, 6);
     g_assert_cmphex(rx[D11_RX_FW598_FO] & 0xf, ==, 0x9);          /* 24 Mb/s */
     /* A (no KEEP_CTL) and B: no control frames, B only the data */
-    g_assert_cmphex(rx_cd(A), ==, 0);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmphex(qbcm_rx_cd(A), ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
     /* A broadcast is not acknowledged */
-    len = frame(f, group, A->mac, 10);
-    post(&a, A, f, len, false, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 1);
+    len = qbcm_frame(f, group, A->mac, 10);
+    qbcm_post(&a, A, f, len, false, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 1);
     /* the pcap holds an ACK record: radiotap (15) + 10 + FCS */
     g_assert_true(g_file_get_contents(pcap, &pc, &pclen, NULL));
     for (gsize o = 24; o + 16 <= pclen; o += 16 + ldl_le_p(pc + o + 8)) {
@@ -395,7 +411,7 @@ static void test_ack_frames(void)
         }
     }
     g_assert_true(ack_seen);
-    air_close(&a, 3);
+    qbcm_air_close(&a, 3);
     unlink(pcap);
     rmdir(dir);
 }
@@ -407,49 +423,50 @@ static void test_ack_frames(void)
  */
 static void test_bad_fcs(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
     uint8_t f[200], rx[256];
     size_t len;
     uint32_t st;
 
-    air_open(&a, 3, NULL, NULL);
-    medium_set(&a, "fcs-error-rate", 1000);
+    qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) { .chip = chip });
+    qbcm_medium_set(&a, "fcs-error-rate", 1000);
     monitor(M, true);
-    len = frame(f, B->mac, A->mac, 100);
-    post(&a, A, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    len = qbcm_frame(f, B->mac, A->mac, 100);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    st = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 3, ==, 1);                     /* not acked */
     g_assert_cmphex((st >> 12) & 0xf, ==, 4);
-    g_assert_true(wait_reason(M, 0x8000));
-    for (int i = 0; i < 200 && rx_cd(M) < 0x40; i++) {
-        rl(M, D11 + A_D11_GEN_IRQ_REASON);
+    g_assert_true(qbcm_wait_reason(M, 0x8000));
+    for (int i = 0; i < 200 && qbcm_rx_cd(M) < 0x40; i++) {
+        qbcm_rl(M, D11 + A_D11_GEN_IRQ_REASON);
     }
-    g_assert_cmphex(rx_cd(M), ==, 0x40);                /* 4 attempts */
-    g_assert_cmphex(rx_cd(B), ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(M), ==, 0x40);           /* 4 attempts */
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0);
     qtest_memread(a.qts, M->rxbuf, rx, sizeof(rx));
     g_assert_cmphex(ldl_le_p(rx + 0x10) & 1, ==, 1);    /* FCSERR */
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
     g_assert_cmphex((uint32_t)ldl_le_p(rx + D11_RX_FW598_FO + 6 + len), ==,
-                    ~fcs32(f, len));
-    g_assert_cmpuint(medium_get(&a, "fcs-errors"), ==, 4);
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
+                    ~qbcm_fcs32(f, len));
+    g_assert_cmpuint(qbcm_medium_get(&a, "fcs-errors"), ==, 4);
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 0);
 
     /* the monitor no longer asks: nothing more */
-    wl(M, D11 + A_D11_MACCTL, rl(M, D11 + A_D11_MACCTL) & ~0x00800000);
-    post(&a, A, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    rl(A, D11 + A_D11_XMITSTAT_0);
-    g_assert_cmphex(rx_cd(M), ==, 0x40);
+    qbcm_wl(M, D11 + A_D11_MACCTL,
+            qbcm_rl(M, D11 + A_D11_MACCTL) & ~0x00800000);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
+    g_assert_cmphex(qbcm_rx_cd(M), ==, 0x40);
 
     /* a clean air: acknowledged at once, the FCS is right again */
-    medium_set(&a, "fcs-error-rate", 0);
-    post(&a, A, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
-    air_close(&a, 3);
+    qbcm_medium_set(&a, "fcs-error-rate", 0);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
+    qbcm_air_close(&a, 3);
 }
 
 /*
@@ -461,54 +478,54 @@ static void test_bad_fcs(void)
 static void test_hostile_peer_airtime(void)
 {
     g_autofree uint8_t *buf = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     size_t n;
     uint32_t st;
     int fd;
 
-    fd = peer_open(&a, &peer, ",airtime=on");
+    fd = qbcm_peer_open(&a, &peer, chip, ",airtime=on");
 
-    n = air_frame(buf, A->mac, 200, AIR_VERSION);
+    n = qbcm_air_frame(buf, A->mac, 200, QBCM_AIR_VERSION);
     buf[14 + 1] = 0x09;                     /* OFDM + an unknown flag */
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     /* 1000 frames claiming to last 4000 s each */
-    n = air_frame(buf, A->mac, 200, AIR_VERSION);
+    n = qbcm_air_frame(buf, A->mac, 200, QBCM_AIR_VERSION);
     stl_be_p(buf + 14 + 20, 0xffffffff);
     for (int i = 0; i < 1000; i++) {
-        peer_send(fd, buf, n);
+        qbcm_peer_send(fd, buf, n);
     }
     /* the link is read in the main loop: let it catch up */
     for (int i = 0; i < 50; i++) {
-        rl(A, D11 + A_D11_GEN_IRQ_REASON);
+        qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON);
         qtest_clock_step(a.qts, 1);
     }
-    g_assert_cmpuint(medium_get(&a, "rx-rejected"), ==, 1);
+    g_assert_cmpuint(qbcm_medium_get(&a, "rx-rejected"), ==, 1);
     /*
      * 228 bytes at 54 Mb/s: 54 us on the air each (at most 256 at once,
      * the rest dropped): A has them within a millisecond, and the channel
      * is free again.
      */
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 0);
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 0);
     qtest_clock_step(a.qts, 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "acks"), ==, 256);  /* A acked each */
+    g_assert_cmpuint(qbcm_medium_get(&a, "acks"), ==, 256); /* A acked each */
     /* A's frame to the peer's station (learnt from its frames) is acked */
-    n = frame(buf, peer_sta, A->mac, 50);
-    post(&a, A, buf, n, true, 0xc, true);
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
+    qbcm_post(&a, A, buf, n, true, 0xc, true);
     qtest_clock_step(a.qts, 1000 * 1000);
     st = txstat(A);
     g_assert_cmphex(st & 3, ==, 3);
-    peer_close(&a, &peer);
+    qbcm_peer_close(&a, &peer);
 }
 
 /* the next data frame (not an ACK) the medium sends to the peer */
-static size_t peer_recv_data(Air *a, int fd, uint8_t *buf, size_t size)
+static size_t peer_recv_data(QBcmAir *a, int fd, uint8_t *buf, size_t size)
 {
     for (int i = 0; i < 100; i++) {
-        size_t n = peer_recv(fd, buf, size);
+        size_t n = qbcm_peer_recv(fd, buf, size);
 
-        if (n > 14 + AIR_HDR + 10 && buf[14 + AIR_HDR] == 0x08) {
+        if (n > 14 + QBCM_AIR_HDR + 10 && buf[14 + QBCM_AIR_HDR] == 0x08) {
             return n;
         }
     }
@@ -524,42 +541,42 @@ static void test_remote_arq(void)
 {
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     uint16_t seq1, seq2;
     size_t n;
     int fd;
 
-    fd = peer_open(&a, &peer, NULL);
-    peer_heard(fd, A);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
+    qbcm_peer_heard(fd, A);
 
-    n = frame(buf, peer_sta, A->mac, 50);
-    post(&a, A, buf, n, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);   /* acked */
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
+    qbcm_post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3); /* acked */
     n = peer_recv_data(&a, fd, out, 8192);
     seq1 = lduw_be_p(out + 14 + 46);
     g_assert_cmphex(seq1, !=, 0);
-    g_assert_cmphex(out[14 + AIR_HDR + 1] & 0x08, ==, 0);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    g_assert_cmphex(out[14 + QBCM_AIR_HDR + 1] & 0x08, ==, 0);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 0);
 
     /* no ACK from the peer: 40 ms later it comes again, as a retry */
     qtest_clock_step(a.qts, 39 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 0);
     qtest_clock_step(a.qts, 2 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 1);
     n = peer_recv_data(&a, fd, out, 8192);
     seq2 = lduw_be_p(out + 14 + 46);
     g_assert_cmphex(seq2, !=, seq1);
-    g_assert_cmphex(out[14 + AIR_HDR + 1] & 0x08, ==, 0x08);
-    g_assert_cmpmem(out + 14 + AIR_HDR + 4, 6, peer_sta, 6);
+    g_assert_cmphex(out[14 + QBCM_AIR_HDR + 1] & 0x08, ==, 0x08);
+    g_assert_cmpmem(out + 14 + QBCM_AIR_HDR + 4, 6, qbcm_peer_sta, 6);
 
     /* the peer acknowledges that one: nothing more */
-    peer_ack(fd, A, seq2);
+    qbcm_peer_ack(fd, A, seq2);
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
-    peer_close(&a, &peer);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 1);
+    qbcm_peer_close(&a, &peer);
 }
 
 /*
@@ -571,35 +588,35 @@ static void test_remote_arq_late_ack(void)
 {
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     uint16_t seq1;
     size_t n;
     int fd;
 
-    fd = peer_open(&a, &peer, NULL);
-    peer_heard(fd, A);
-    n = frame(buf, peer_sta, A->mac, 50);
-    post(&a, A, buf, n, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
+    qbcm_peer_heard(fd, A);
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 50);
+    qbcm_post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
     n = peer_recv_data(&a, fd, out, 8192);
     seq1 = lduw_be_p(out + 14 + 46);
     qtest_clock_step(a.qts, 41 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 1);
     peer_recv_data(&a, fd, out, 8192);
-    peer_ack(fd, A, seq1);
+    qbcm_peer_ack(fd, A, seq1);
     qtest_clock_step(a.qts, 200 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
-    peer_close(&a, &peer);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 1);
+    qbcm_peer_close(&a, &peer);
 }
 
 /* a data frame from the peer's station to card @c, 802.11 sequence @sn */
-static size_t peer_data(uint8_t *buf, Card *c, uint16_t sn, uint8_t fill,
+static size_t peer_data(uint8_t *buf, QBcmCard *c, uint16_t sn, uint8_t fill,
                         bool retry)
 {
-    size_t n = air_frame(buf, c->mac, 124, AIR_VERSION);
-    uint8_t *f = buf + 14 + AIR_HDR;
+    size_t n = qbcm_air_frame(buf, c->mac, 124, QBCM_AIR_VERSION);
+    uint8_t *f = buf + 14 + QBCM_AIR_HDR;
 
     f[1] |= retry ? IEEE80211_FC1_RETRY : 0;
     stw_le_p(f + IEEE80211_SEQ_OFF, sn << 4);
@@ -613,9 +630,9 @@ static uint16_t peer_recv_ack(int fd)
     uint8_t out[256];
 
     for (int i = 0; i < 100; i++) {
-        size_t n = peer_recv(fd, out, sizeof(out));
+        size_t n = qbcm_peer_recv(fd, out, sizeof(out));
 
-        if (n >= 14 + AIR_HDR + 10 && out[14 + AIR_HDR] == 0xd4) {
+        if (n >= 14 + QBCM_AIR_HDR + 10 && out[14 + QBCM_AIR_HDR] == 0xd4) {
             return lduw_be_p(out + 14 + 46);
         }
     }
@@ -634,43 +651,43 @@ static uint16_t peer_recv_ack(int fd)
 static void test_remote_dup(void)
 {
     uint8_t buf[512];
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     size_t n;
     int fd;
 
-    fd = peer_open(&a, &peer, NULL);
-    peer_heard(fd, A);                              /* RX slot 0 */
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
+    qbcm_peer_heard(fd, A);                         /* RX slot 0 */
     n = peer_data(buf, A, 0x100, 0x11, false);
     stw_be_p(buf + 14 + 46, 101);
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     g_assert_cmphex(peer_recv_ack(fd), ==, 101);
     n = peer_data(buf, A, 0x101, 0x22, false);
     stw_be_p(buf + 14 + 46, 102);
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     g_assert_cmphex(peer_recv_ack(fd), ==, 102);
     /* the first again, resent: acknowledged under its new air sequence */
     n = peer_data(buf, A, 0x100, 0x11, true);
     stw_be_p(buf + 14 + 46, 103);
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     g_assert_cmphex(peer_recv_ack(fd), ==, 103);
     /* same sequence number, other bytes: a new frame */
     n = peer_data(buf, A, 0x100, 0x33, true);
     stw_be_p(buf + 14 + 46, 104);
-    peer_send(fd, buf, n);
+    qbcm_peer_send(fd, buf, n);
     g_assert_cmphex(peer_recv_ack(fd), ==, 104);
-    g_assert_cmphex(rx_cd(A), ==, 4 * 0x10);
-    g_assert_cmpuint(medium_get(&a, "remote-dups"), ==, 1);
-    peer_close(&a, &peer);
+    g_assert_cmphex(qbcm_rx_cd(A), ==, 4 * 0x10);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-dups"), ==, 1);
+    qbcm_peer_close(&a, &peer);
 }
 
 /* ---- QMP control of the air: links, noise, positions (qapi/wifi.json) --- */
 
-static void shm_w16(Card *c, uint32_t b, uint16_t v)
+static void shm_w16(QBcmCard *c, uint32_t b, uint16_t v)
 {
-    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
-    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+    qbcm_wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    qbcm_ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 /* a QMP command (a literal) that must succeed, or fail */
@@ -686,18 +703,19 @@ static void shm_w16(Card *c, uint32_t b, uint16_t v)
     } while (0)
 
 /* the frame count and the ACK bit of @c's next TX status */
-static unsigned sent(Card *c, bool *acked)
+static unsigned sent(QBcmCard *c, bool *acked)
 {
     uint32_t s;
 
-    g_assert_true(wait_reason(c, 0x20000000));
+    g_assert_true(qbcm_wait_reason(c, 0x20000000));
     s = txstat(c);
     *acked = (s & 3) == 3;
     return (s >> 12) & 0xf;
 }
 
 /* query-wifi-air: the link from @from to @to */
-static QDict *air_link(Air *a, QDict **resp, const char *from, const char *to)
+static QDict *air_link(QBcmAir *a, QDict **resp, const char *from,
+                       const char *to)
 {
     QList *media, *links;
     QListEntry *e;
@@ -718,7 +736,7 @@ static QDict *air_link(Air *a, QDict **resp, const char *from, const char *to)
 }
 
 /* query-wifi-air: counter @name of radio @radio */
-static int64_t air_radio(Air *a, const char *radio, const char *name)
+static int64_t air_radio(QBcmAir *a, const char *radio, const char *name)
 {
     QDict *r = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
     QList *media = qdict_get_qlist(r, "return");
@@ -749,74 +767,75 @@ static int64_t air_radio(Air *a, const char *radio, const char *name)
  * airtime on the statuses come when the exchanges end, the same way.
  */
 /* the TX status is there (airtime: the exchanges take virtual time) */
-static void ampdu_wait(Air *a, Card *c)
+static void ampdu_wait(QBcmAir *a, QBcmCard *c)
 {
-    for (int i = 0; i < 100 && !(rl(c, D11 + A_D11_GEN_IRQ_REASON) &
+    for (int i = 0; i < 100 && !(qbcm_rl(c, D11 + A_D11_GEN_IRQ_REASON) &
                                  D11_IRQ_TX_OK); i++) {
         qtest_clock_step(a->qts, 100 * 1000);
     }
-    g_assert_true(wait_reason(c, D11_IRQ_TX_OK));
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_TX_OK);
+    g_assert_true(qbcm_wait_reason(c, D11_IRQ_TX_OK));
+    qbcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_TX_OK);
 }
 
 static void ampdu_case(const char *medium)
 {
     static const uint8_t nobody[6] = { 2, 0x55, 0x55, 0x55, 0x55, 0x55 };
-    AirOpts o = { .medium = medium };
+    QBcmAirOpts o = { .chip = chip, .medium = medium };
     uint8_t f[64];
     uint16_t first = 0;
     uint32_t w0, w1;
     size_t n;
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
 
-    air_open(&a, 2, NULL, &o);
+    qbcm_air_open(&a, 2, NULL, &o);
     /* ten MPDUs to B, sequence numbers 4090..4095, 0..3 (they wrap) */
     for (unsigned k = 0; k < 10; k++) {
         unsigned pos = k == 0 ? D11_AMPDU_FIRST :
                        k == 9 ? D11_AMPDU_LAST : D11_AMPDU_MIDDLE;
         uint16_t c;
 
-        n = frame(f, B->mac, A->mac, 20);
+        n = qbcm_frame(f, B->mac, A->mac, 20);
         stw_le_p(f + 22, ((4090 + k) & 0xfff) << 4);
-        c = post_ctl(&a, A, f, n, 0x3 | pos << D11_TXH_MAC_AMPDU_SHIFT,
-                     0xcc, true);
+        c = qbcm_post_ctl(&a, A, f, n, 0x3 | pos << D11_TXH_MAC_AMPDU_SHIFT,
+                          0xcc, true);
         first = k ? first : c;
         if (k < 9) {
             /* nothing reported before the last */
             qtest_clock_step(a.qts, 1000 * 1000);
-            g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+            g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
         }
     }
     ampdu_wait(&a, A);
-    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
-    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    w0 = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = qbcm_rl(A, D11 + A_D11_XMITSTAT_1);
     g_assert_cmphex(w0, ==, (uint32_t)first << 16 | 0xf000 | 0x63);
     g_assert_cmphex(w1 & 0xffff, ==, 4090 << 4);
     /* bitmap: bits 0..9 */
-    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
-    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    w0 = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = qbcm_rl(A, D11 + A_D11_XMITSTAT_1);
     g_assert_cmphex(w0, ==, 0x0300 | (0xf << 1) | 0x21);
     g_assert_cmphex(w1, ==, 0);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
 
     /* to a station nobody is: one entry, not acknowledged, sent once */
     for (unsigned k = 0; k < 2; k++) {
         uint16_t c;
 
-        n = frame(f, nobody, A->mac, 20);
+        n = qbcm_frame(f, nobody, A->mac, 20);
         stw_le_p(f + 22, (7 + k) << 4);
-        c = post_ctl(&a, A, f, n, 0x3 | (k ? D11_AMPDU_LAST : D11_AMPDU_FIRST)
-                     << D11_TXH_MAC_AMPDU_SHIFT, 0xcc, true);
+        c = qbcm_post_ctl(&a, A, f, n,
+                          0x3 | (k ? D11_AMPDU_LAST : D11_AMPDU_FIRST)
+                          << D11_TXH_MAC_AMPDU_SHIFT, 0xcc, true);
         first = k ? first : c;
     }
     ampdu_wait(&a, A);
-    w0 = rl(A, D11 + A_D11_XMITSTAT_0);
-    w1 = rl(A, D11 + A_D11_XMITSTAT_1);
+    w0 = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
+    w1 = qbcm_rl(A, D11 + A_D11_XMITSTAT_1);
     g_assert_cmphex(w0, ==, (uint32_t)first << 16 | 0x1000 | 0x21);
     g_assert_cmphex(w1 & 0xffff, ==, 7 << 4);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
-    air_close(&a, 2);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    qbcm_air_close(&a, 2);
 }
 
 static void test_ampdu(void)
@@ -835,29 +854,29 @@ static void test_ampdu(void)
  */
 static void test_link_control(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[1500], rx[D11_RX_FW598_BUFSIZE];
     uint32_t cdb;
     size_t len;
     bool acked;
     QDict *resp, *l;
 
-    air_open(&a, 2, NULL, NULL);
-    len = frame(f, B->mac, A->mac, 1000);
-    post(&a, A, f, len, true, 0xc, true);                   /* 54 Mb/s */
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
+    len = qbcm_frame(f, B->mac, A->mac, 1000);
+    qbcm_post(&a, A, f, len, true, 0xc, true);              /* 54 Mb/s */
     g_assert_cmpuint(sent(A, &acked), ==, 1);
     g_assert_true(acked);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
 
     /* switched off (named by MAC): nobody hears, all 4 attempts wasted */
     air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
                "'a': '02:00:00:00:00:01', 'b': '02:00:00:00:00:02', "
                "'enabled': false } }");
-    post(&a, A, f, len, true, 0xc, true);
+    qbcm_post(&a, A, f, len, true, 0xc, true);
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
     l = air_link(&a, &resp, "card0", "card1");
     g_assert_false(qdict_get_bool(l, "heard"));
     g_assert_true(qdict_get_bool(l, "configured"));
@@ -872,16 +891,16 @@ static void test_link_control(void)
     g_assert_cmpfloat(qdict_get_double(l, "signal"), ==, -80.0);
     g_assert_true(qdict_get_bool(l, "heard"));
     qobject_unref(resp);
-    post(&a, A, f, len, true, 0xc, true);                   /* 54: lost */
+    qbcm_post(&a, A, f, len, true, 0xc, true);              /* 54: lost */
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
     g_assert_cmpint(air_radio(&a, "card1", "rx-errors"), ==, 4);
-    post(&a, A, f, len, true, 0xb, true);                   /* 6: fine */
+    qbcm_post(&a, A, f, len, true, 0xb, true);              /* 6: fine */
     g_assert_cmpuint(sent(A, &acked), ==, 1);
     g_assert_true(acked);
-    g_assert_cmphex(rx_cd(B), ==, 0x20);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x20);
     qtest_memread(a.qts, B->rxbuf + 2400, rx, sizeof(rx));
-    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -80);
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], ==, -80);
 
     /*
      * 54 Mb/s with a 6 Mb/s fallback after 2 attempts (LFFBLIM), the
@@ -901,11 +920,12 @@ static void test_link_control(void)
         h[D11_TXH_PLCP_FB] = 0xb;
         qtest_memwrite(a.qts, hb, h, sizeof(h));
         qtest_memwrite(a.qts, hb + 256, f, len);
-        desc(&a, A->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
-        desc(&a, A->txring + 16 * (slot + 1),
-             D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len, hb + 256);
+        qbcm_desc(&a, A->txring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN,
+                  hb);
+        qbcm_desc(&a, A->txring + 16 * (slot + 1),
+                  D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len, hb + 256);
         A->txslot = slot + 2;
-        wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
+        qbcm_wl(A, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, A->txslot * 16);
     }
     g_assert_cmpuint(sent(A, &acked), ==, 3);               /* 54, 54, 6 */
     g_assert_true(acked);
@@ -914,14 +934,14 @@ static void test_link_control(void)
     air_qmp_ok(&a, "{ 'execute': 'wifi-link-clear' }");
     air_qmp_ok(&a, "{ 'execute': 'wifi-radio-move', 'arguments': { "
                "'radio': 'card1', 'x': 3000, 'y': 0, 'z': 0 } }");
-    cdb = rx_cd(B);
-    len = frame(f, B->mac, A->mac, 100);
-    post(&a, A, f, len, true, 10, false);                   /* 1 Mb/s */
+    cdb = qbcm_rx_cd(B);
+    len = qbcm_frame(f, B->mac, A->mac, 100);
+    qbcm_post(&a, A, f, len, true, 10, false);              /* 1 Mb/s */
     g_assert_cmpuint(sent(A, &acked), ==, 1);
     g_assert_true(acked);
-    g_assert_cmphex(rx_cd(B), ==, cdb + 0x10);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, cdb + 0x10);
     qtest_memread(a.qts, B->rxbuf + 2400 * (cdb / 0x10), rx, sizeof(rx));
-    g_assert_cmpint((int8_t)rx[D11_RXH_HT_POWER0], ==, -92);
+    g_assert_cmpint((int8_t)rx[B->chip->rxh_power], ==, -92);
     l = air_link(&a, &resp, "card0", "card1");
     g_assert_cmpfloat(qdict_get_double(l, "distance"), ==, 3000.0);
     g_assert_false(qdict_get_bool(l, "configured"));
@@ -940,7 +960,7 @@ static void test_link_control(void)
     l = air_link(&a, &resp, "card0", "card1");
     g_assert_false(qdict_get_bool(l, "heard"));     /* -91.5 < -60 - 5 */
     qobject_unref(resp);
-    post(&a, A, f, len, true, 10, false);
+    qbcm_post(&a, A, f, len, true, 10, false);
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
     g_assert_cmpint(air_radio(&a, "card0", "tx-retries"), >=, 9);
@@ -968,214 +988,35 @@ static void test_link_control(void)
                 "'value': 10 } }");
     air_qmp_err(&a, "{ 'execute': 'query-wifi-air', 'arguments': { "
                 "'medium': 'nope' } }");
-    air_close(&a, 2);
-}
-
-/* query-wifi-air: medium value @name (a number) */
-static double air_value(Air *a, const char *name)
-{
-    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
-    QDict *m = qobject_to(QDict, qlist_peek(qdict_get_qlist(r, "return")));
-    double v = qdict_get_double(m, name);
-
-    qobject_unref(r);
-    return v;
-}
-
-static double air_radio_x(Air *a, const char *radio)
-{
-    g_autofree char *path = g_strdup_printf("/machine/peripheral/%s", radio);
-    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'qom-get', 'arguments': { "
-                         "'path': %s, 'property': 'x' } }", path);
-    double v = qdict_get_double(r, "return");
-
-    qobject_unref(r);
-    return v;
-}
-
-/*
- * A scenario file (scenario=FILE): wmediumd's "snr" links by MAC address,
- * then events on the virtual clock: an interferer switching on, a jump, a
- * link switched off, the noise floor, a walk
- */
-static void test_scenario(void)
-{
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-scen-XXXXXX", NULL);
-    g_autofree char *file = g_strdup_printf("%s/air.cfg", dir);
-    g_autofree char *opts = g_strdup_printf(",scenario=%s", file);
-    static const char cfg[] =
-        "# wmediumd's part\n"
-        "ifaces : { ids = [ \"02:00:00:00:00:01\", \"02:00:00:00:00:02\" ]; };\n"
-        "model : { type = \"snr\"; links = ( (0, 1, 15) ); };\n"
-        "events = (\n"
-        "  { at = 4.0; move = \"card1\"; to = [0.0, 0.0, 0.0]; duration = 2.0; },\n"
-        "  { at = 0.5; interferer = \"oven\"; pos = [0.0, 1000.0, 0.0];\n"
-        "    power = 20.0; freq = 2437; },\n"
-        "  { at = 1.0; move = \"card1\"; to = [3000.0, 0.0, 0.0]; },\n"
-        "  { at = 2.0; link = [\"card0\", \"card1\"]; enabled = false; },\n"
-        "  { at = 2.5; interferer = \"oven\"; on = false; },\n"
-        "  { at = 3.0; noise_floor = -60.0; }\n"
-        ");\n";
-    Air a;
-    QDict *resp, *l;
-    double x;
-
-    g_assert_true(g_file_set_contents(file, cfg, -1, NULL));
-    air_open(&a, 2, NULL, &(AirOpts) { .medium = opts });
-    l = air_link(&a, &resp, "card0", "card1");
-    g_assert_cmpfloat(qdict_get_double(l, "snr"), ==, 15.0);
-    g_assert_true(qdict_get_bool(l, "configured"));
-    qobject_unref(resp);
-    /* the interferer 1 km away: -80 dBm of noise, the SNR falls to ~0 */
-    qtest_clock_step(a.qts, 600 * 1000 * 1000);
-    l = air_link(&a, &resp, "card0", "card1");
-    g_assert_cmpfloat(fabs(qdict_get_double(l, "snr") + 0.13), <, 0.05);
-    qobject_unref(resp);
-    qtest_clock_step(a.qts, 500 * 1000 * 1000);                /* 1.1 s */
-    g_assert_cmpfloat(air_radio_x(&a, "card1"), ==, 3000.0);
-    qtest_clock_step(a.qts, 1000 * 1000 * 1000);               /* 2.1 s */
-    l = air_link(&a, &resp, "card1", "card0");
-    g_assert_false(qdict_get_bool(l, "heard"));
-    qobject_unref(resp);
-    qtest_clock_step(a.qts, 1000 * 1000 * 1000);               /* 3.1 s */
-    g_assert_cmpfloat(air_value(&a, "noise-floor"), ==, -60.0);
-    /* halfway through the walk back, then there */
-    qtest_clock_step(a.qts, 1900 * 1000 * 1000);               /* 5.0 s */
-    x = air_radio_x(&a, "card1");
-    g_assert_cmpfloat(fabs(x - 1500.0), <=, 150.0);
-    qtest_clock_step(a.qts, 1100 * 1000 * 1000);               /* 6.1 s */
-    g_assert_cmpfloat(air_radio_x(&a, "card1"), ==, 0.0);
-    air_close(&a, 2);
-    unlink(file);
-    rmdir(dir);
-}
-
-/* a scenario file QEMU must refuse, with @msg in its error */
-static void scenario_refused(const char *cfg, const char *msg)
-{
-    g_autofree char *dir = g_dir_make_tmp("bcm4331-scen-XXXXXX", NULL);
-    g_autofree char *file = g_strdup_printf("%s/bad.cfg", dir);
-    g_autofree char *obj = g_strdup_printf("wifi-medium,id=air0,scenario=%s",
-                                           file);
-    g_autofree char *err = NULL;
-    const char *argv[] = {
-        getenv("QTEST_QEMU_BINARY"), "-M", "none", "-display", "none",
-        "-object", obj, NULL,
-    };
-    int status;
-
-    g_assert_true(g_file_set_contents(file, cfg, -1, NULL));
-    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL,
-                               NULL, &err, &status, NULL));
-    g_assert_false(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    if (!strstr(err, msg)) {
-        g_printerr("expected '%s' in: %s\n", msg, err);
-        g_assert_not_reached();
-    }
-    unlink(file);
-    rmdir(dir);
-}
-
-static void test_scenario_refused(void)
-{
-    scenario_refused("events = ( { at = 1.0; move = \"x\"; ",
-                     "bad.cfg:1: syntax error");
-    scenario_refused("events = ( { at = -1.0; noise_floor = -90; } );",
-                     "'at' (seconds on the virtual clock)");
-    scenario_refused("events = ( { at = 1; move = \"a\";\n"
-                     "  to = [1e9, 0.0, 0.0]; } );",
-                     "a position is [x, y, z]");
-    scenario_refused("events = ( { at = 1; link = [\"a\"]; } );",
-                     "link = [\"a\", \"b\"]");
-    scenario_refused("events = ( { at = 1; link = [\"a\", \"b\"];\n"
-                     "  loss = 3; } );",
-                     "loss 0..1");
-    scenario_refused("events = ( { at = 1; bogus = 1; } );",
-                     "an event moves a radio");
-    scenario_refused("ifaces : { ids = [ \"02:00:00:00:00:01\" ]; };\n"
-                     "model : { type = \"snr\"; links = ( (0, 5, 10) ); };",
-                     "link ends are two indexes");
-    scenario_refused("ifaces : { ids = [ \"nope\" ]; };\n"
-                     "model : { type = \"snr\"; };",
-                     "is not a MAC address");
-    scenario_refused("ifaces : { ids = [ \"02:00:00:00:00:01\" ]; };\n"
-                     "model : { type = \"path_loss\"; };",
-                     "only \"snr\" and \"prob\"");
-    scenario_refused("events = ( { at = 1; interferer = \"i\"; } );",
-                     "pos = [x, y, z] missing");
+    qbcm_air_close(&a, 2);
 }
 
 /* a wifi-traffic radio: N frames to a card, acknowledged; then stopped */
 static void test_traffic(void)
 {
-    Air a;
-    Card *A = &a.c[0];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     QDict *r;
 
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-traffic,id=gen,medium=air0,"
                 "addr=02:00:00:00:77:01,dest=02:00:00:00:00:01,len=100,"
                 "count=5,interval-us=1000,rate=22",
     });
-    g_assert_cmphex(rx_cd(A), ==, 0);       /* not running yet */
+    g_assert_cmphex(qbcm_rx_cd(A), ==, 0);  /* not running yet */
     air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
                "'path': '/machine/peripheral/gen', 'property': 'running', "
                "'value': true } }");
     qtest_clock_step(a.qts, 20 * 1000 * 1000);
-    g_assert_cmphex(rx_cd(A), ==, 5 * 0x10);
+    g_assert_cmphex(qbcm_rx_cd(A), ==, 5 * 0x10);
     r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': { "
                   "'path': '/machine/peripheral/gen', 'property': 'acked' } }");
     g_assert_cmpint(qdict_get_int(r, "return"), ==, 5);
     qobject_unref(r);
     g_assert_cmpint(air_radio(&a, "card0", "rx-frames"), ==, 5);
     g_assert_cmpint(air_radio(&a, "gen", "tx-frames"), ==, 5);
-    air_close(&a, 1);
-}
-
-/*
- * Adjacent channels (airtime on): a jammer that card0 cannot hear (link
- * off) blasts broadcast frames 1 m from card1.  On channel 4 (10 MHz from
- * card1's channel 6: 5.7 dB of rejection) it drowns card0's frames at
- * card1; on channel 1 (25 MHz away: no overlap) it does not matter.
- */
-static bool adjacent_jam(unsigned channel)
-{
-    g_autofree char *more = g_strdup_printf(
-        "-device wifi-traffic,id=jam,medium=air0,addr=02:00:00:00:66:01,"
-        "dest=ff:ff:ff:ff:ff:ff,rate=2,len=1500,channel=%u,x=1", channel);
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
-    uint8_t f[1500];
-    size_t len;
-    bool acked;
-    unsigned n;
-
-    air_open(&a, 2, NULL, &(AirOpts) {
-        .medium = ",airtime=on",
-        .more = more,
-    });
-    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
-               "'a': 'card0', 'b': 'jam', 'enabled': false } }");
-    air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
-               "'a': 'card0', 'b': 'card1', 'attenuation': 60 } }");
-    air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
-               "'path': '/machine/peripheral/jam', 'property': 'running', "
-               "'value': true } }");
-    qtest_clock_step(a.qts, 5 * 1000 * 1000);
-    len = frame(f, B->mac, A->mac, 1000);
-    post(&a, A, f, len, true, 0xc, true);
-    qtest_clock_step(a.qts, 200 * 1000 * 1000);
-    n = sent(A, &acked);
-    g_assert_cmpuint(n, >=, 1);
-    air_close(&a, 2);
-    return acked;
-}
-
-static void test_adjacent_channels(void)
-{
-    g_assert_false(adjacent_jam(4));        /* 2427 MHz: overlaps 2437 */
-    g_assert_true(adjacent_jam(1));         /* 2412 MHz: does not */
-    g_assert_true(adjacent_jam(11));        /* 2462 MHz: does not */
+    qbcm_air_close(&a, 1);
 }
 
 /*
@@ -1188,40 +1029,40 @@ static void test_remote_arq_airtime(void)
 {
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     uint16_t seq;
     size_t n;
     int fd;
 
-    fd = peer_open(&a, &peer, ",airtime=on");
+    fd = qbcm_peer_open(&a, &peer, chip, ",airtime=on");
     /* the peer's station is heard (airtime on: once its frame is over) */
-    n = air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100,
-                  AIR_VERSION);
-    peer_send(fd, buf, n);
+    n = qbcm_air_frame(buf, (const uint8_t *)"\xff\xff\xff\xff\xff\xff", 100,
+                       QBCM_AIR_VERSION);
+    qbcm_peer_send(fd, buf, n);
     for (int i = 0; i < 200 &&
-         !(rl(A, D11 + A_D11_GEN_IRQ_REASON) & 0x8000); i++) {
+         !(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) & 0x8000); i++) {
         qtest_clock_step(a.qts, 100 * 1000);
     }
-    g_assert_true(wait_reason(A, 0x8000));
+    g_assert_true(qbcm_wait_reason(A, 0x8000));
     qtest_clock_step(a.qts, 10 * 1000 * 1000);
 
-    n = frame(buf, peer_sta, A->mac, 1000);
-    post(&a, A, buf, n, true, 0xb, true);           /* 6 Mb/s: 1.4 ms */
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 1000);
+    qbcm_post(&a, A, buf, n, true, 0xb, true);      /* 6 Mb/s: 1.4 ms */
     /* its start: DIFS + backoff; the frame is on the netdev, not over */
     qtest_clock_step(a.qts, 400 * 1000);
     n = peer_recv_data(&a, fd, out, 8192);
     seq = lduw_be_p(out + 14 + 46);
-    peer_ack(fd, A, seq);
+    qbcm_peer_ack(fd, A, seq);
     for (int i = 0; i < 20; i++) {
-        rl(A, D11 + A_D11_GEN_IRQ_REASON);          /* the ACK is read */
+        qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON);     /* the ACK is read */
     }
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);   /* acked */
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
-    peer_close(&a, &peer);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3); /* acked */
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 0);
+    qbcm_peer_close(&a, &peer);
 }
 
 /* ---- RTS/CTS protection (airtime on) ------------------------------------ */
@@ -1237,12 +1078,12 @@ static void test_remote_arq_airtime(void)
  * and the RTS (16 bytes) or CTS-to-self (10 bytes) mac80211 built, @pf.
  * @prot 0: the same frame unprotected.
  */
-static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
+static uint16_t post_prot(QBcmAir *a, QBcmCard *c, const uint8_t *f, size_t len,
                           uint32_t prot, uint8_t rts_code, uint8_t rts_ft,
                           const uint8_t *pf, size_t plen)
 {
     uint8_t h[D11_TXH_LEN] = { 0 };
-    uint16_t cookie = next_cookie(c);
+    uint16_t cookie = qbcm_next_cookie(c);
 
     stl_le_p(h + D11_TXH_MAC_CTL,
              D11_TXH_MAC_ACK | D11_TXH_MAC_LONGFRAME | prot);
@@ -1255,7 +1096,7 @@ static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
         stl_le_p(h + TXH_RTS_PLCP, (rts_code & 0xf) | (plen + 4) << 5);
         memcpy(h + D11_TXH_RTS_FRAME, pf, plen);
     }
-    post_txh(a, c, h, f, len);
+    qbcm_post_txh(a, c, h, f, len);
     return cookie;
 }
 
@@ -1263,10 +1104,10 @@ static uint16_t post_prot(Air *a, Card *c, const uint8_t *f, size_t len,
  * The virtual time from now to @c's next TX status, in 1 us steps (the
  * air's timeline is in whole microseconds): exact.  @st: the status.
  */
-static unsigned tx_us(Air *a, Card *c, uint32_t *st)
+static unsigned tx_us(QBcmAir *a, QBcmCard *c, uint32_t *st)
 {
     for (unsigned us = 0; us < 3000; us++) {
-        if (rl(c, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK) {
+        if (qbcm_rl(c, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK) {
             *st = txstat(c);
             return us;
         }
@@ -1276,7 +1117,7 @@ static unsigned tx_us(Air *a, Card *c, uint32_t *st)
 }
 
 /* slot @k of @c's RX ring into @rx; returns the frame's length (no FCS) */
-static size_t rx_slot(Air *a, Card *c, unsigned k, uint8_t *rx)
+static size_t rx_slot(QBcmAir *a, QBcmCard *c, unsigned k, uint8_t *rx)
 {
     qtest_memread(a->qts, c->rxbuf + 2400 * k, rx, D11_RX_FW598_BUFSIZE);
     return lduw_le_p(rx) - D11_PLCP_LEN - 4;
@@ -1289,8 +1130,9 @@ static size_t rx_slot(Air *a, Card *c, unsigned k, uint8_t *rx)
  * @ta, unless NULL), sent at 24 Mb/s OFDM (PLCP rate code 0x9) or, @cck1,
  * at 1 Mb/s CCK (signal 0x0a)
  */
-static void mon_ctrl(Air *a, Card *m, unsigned k, uint8_t fc0, size_t len,
-                     const uint8_t *ra, const uint8_t *ta, bool cck1)
+static void mon_ctrl(QBcmAir *a, QBcmCard *m, unsigned k, uint8_t fc0,
+                     size_t len, const uint8_t *ra, const uint8_t *ta,
+                     bool cck1)
 {
     uint8_t rx[D11_RX_FW598_BUFSIZE];
 
@@ -1301,7 +1143,7 @@ static void mon_ctrl(Air *a, Card *m, unsigned k, uint8_t fc0, size_t len,
         g_assert_cmpmem(RX_FRAME(rx) + 10, 6, ta, 6);
     }
     g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
-                    fcs32(RX_FRAME(rx), len));
+                    qbcm_fcs32(RX_FRAME(rx), len));
     if (cck1) {
         g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
         g_assert_cmphex(rx[D11_RXH_PHY_STATUS0] & D11_RX_PHYST0_OFDM, ==, 0);
@@ -1329,8 +1171,8 @@ static void mon_ctrl(Air *a, Card *m, unsigned k, uint8_t fc0, size_t len,
  */
 static void test_rts_cts(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1], *M = &a.c[2];
     uint8_t f[1100], rx[D11_RX_FW598_BUFSIZE];
     uint8_t rts[16] = { 0xb4, 0 }, cts[10] = { 0xc4, 0 };
     static const struct {
@@ -1348,11 +1190,12 @@ static void test_rts_cts(void)
     uint32_t st;
     size_t len;
 
-    air_open(&a, 3, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 3, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
     });
     monitor(M, false);
-    len = frame(f, B->mac, A->mac, 1000);
+    len = qbcm_frame(f, B->mac, A->mac, 1000);
     /* mac80211's durations: CTS + frame + ACK + 3 SIFS; frame + ACK + 2 */
     stw_le_p(rts + 2, 34 + 182 + 34 + 30);
     memcpy(rts + 4, B->mac, 6);
@@ -1364,7 +1207,7 @@ static void test_rts_cts(void)
      * Unprotected: DIFS 28 + k slots of 9 us (k in 0..15) + the frame,
      * 182 us; the status comes when the frame ends
      */
-    medium_set(&a, "seed", 7);
+    qbcm_medium_set(&a, "seed", 7);
     cookie = post_prot(&a, A, f, len, 0, 0, 0, NULL, 0);
     base_us = tx_us(&a, A, &st);
     g_assert_cmpuint(base_us, >=, 28 + 182);
@@ -1372,15 +1215,15 @@ static void test_rts_cts(void)
     g_assert_cmpuint((base_us - 28 - 182) % 9, ==, 0);
     g_assert_cmphex(st, ==, (uint32_t)cookie << 16 | 0x1000 | 3);
     qtest_clock_step(a.qts, 2000 * 1000);       /* ACK over, NAVs idle */
-    g_assert_cmphex(rx_cd(B), ==, 0x10);
-    g_assert_cmphex(rx_cd(M), ==, 0x20);        /* the frame, its ACK */
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
+    g_assert_cmphex(qbcm_rx_cd(M), ==, 0x20);   /* the frame, its ACK */
 
     for (unsigned i = 0; i < ARRAY_SIZE(runs); i++) {
         bool is_rts = runs[i].prot == D11_TXH_MAC_SENDRTS;
 
-        bk = rx_cd(B) / 16;
-        mk = rx_cd(M) / 16;
-        medium_set(&a, "seed", 7);
+        bk = qbcm_rx_cd(B) / 16;
+        mk = qbcm_rx_cd(M) / 16;
+        qbcm_medium_set(&a, "seed", 7);
         cookie = post_prot(&a, A, f, len, runs[i].prot, runs[i].code,
                            runs[i].ft, is_rts ? rts : cts,
                            is_rts ? sizeof(rts) : sizeof(cts));
@@ -1391,20 +1234,20 @@ static void test_rts_cts(void)
                         (is_rts ? 0x100 : 0) | 3);
         qtest_clock_step(a.qts, 2000 * 1000);
         /* B has the frame, intact; no control frame (no KEEP_CTL) */
-        g_assert_cmphex(rx_cd(B), ==, (bk + 1) * 16);
+        g_assert_cmphex(qbcm_rx_cd(B), ==, (bk + 1) * 16);
         g_assert_cmpuint(rx_slot(&a, B, bk, rx), ==, len);
         g_assert_cmpmem(RX_FRAME(rx), len, f, len);
         g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
-                        fcs32(f, len));
+                        qbcm_fcs32(f, len));
         /* the monitor: RTS and CTS (or CTS-to-self), the frame, the ACK */
         if (is_rts) {
-            g_assert_cmphex(rx_cd(M), ==, (mk + 4) * 16);
+            g_assert_cmphex(qbcm_rx_cd(M), ==, (mk + 4) * 16);
             mon_ctrl(&a, M, mk, 0xb4, sizeof(rts), B->mac, A->mac, i >= 2);
             mon_ctrl(&a, M, mk + 1, 0xc4, sizeof(cts), A->mac, NULL,
                      i >= 2);
             mk += 2;
         } else {
-            g_assert_cmphex(rx_cd(M), ==, (mk + 3) * 16);
+            g_assert_cmphex(qbcm_rx_cd(M), ==, (mk + 3) * 16);
             mon_ctrl(&a, M, mk, 0xc4, sizeof(cts), A->mac, NULL, false);
             mk += 1;
         }
@@ -1415,25 +1258,25 @@ static void test_rts_cts(void)
     }
 
     /* an RTS nobody answers: 7 RTSs, the frame given up unsent */
-    bk = rx_cd(B) / 16;
-    mk = rx_cd(M) / 16;
+    bk = qbcm_rx_cd(B) / 16;
+    mk = qbcm_rx_cd(M) / 16;
     memcpy(rts + 4, nobody, 6);
-    len = frame(f, nobody, A->mac, 1000);
+    len = qbcm_frame(f, nobody, A->mac, 1000);
     cookie = post_prot(&a, A, f, len, D11_TXH_MAC_SENDRTS, 0x9,
                        D11_TXH_EFT_RTS_OFDM, rts, sizeof(rts));
-    for (int i = 0; i < 100 && !(rl(A, D11 + A_D11_GEN_IRQ_REASON) &
+    for (int i = 0; i < 100 && !(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) &
                                  D11_IRQ_TX_OK); i++) {
         qtest_clock_step(a.qts, 1000 * 1000);
     }
     g_assert_cmphex(txstat(A), ==, (uint32_t)cookie << 16 | 0x0700 | 1);
     qtest_clock_step(a.qts, 2000 * 1000);
-    g_assert_cmphex(rx_cd(B), ==, bk * 16);
-    g_assert_cmphex(rx_cd(M), ==, (mk + 7) * 16);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, bk * 16);
+    g_assert_cmphex(qbcm_rx_cd(M), ==, (mk + 7) * 16);
     for (unsigned k = 0; k < 7; k++) {
         mon_ctrl(&a, M, mk + k, 0xb4, sizeof(rts), nobody, A->mac, false);
     }
     g_assert_cmpint(air_radio(&a, "card0", "tx-frames"), ==, 5);
-    air_close(&a, 3);
+    qbcm_air_close(&a, 3);
 }
 
 /* ---- the card as an access point: beacons from its templates ---------- */
@@ -1454,10 +1297,10 @@ static void test_rts_cts(void)
 #define MCAST_BUF               0x8000
 
 /* b43_ram_write(): a word of template RAM, its byte address first */
-static void ram_w(Card *c, uint32_t off, uint32_t v)
+static void ram_w(QBcmCard *c, uint32_t off, uint32_t v)
 {
-    wl(c, D11 + A_D11_RAM_CONTROL, off);
-    wl(c, D11 + A_D11_RAM_DATA, v);
+    qbcm_wl(c, D11 + A_D11_RAM_CONTROL, off);
+    qbcm_wl(c, D11 + A_D11_RAM_DATA, v);
 }
 
 /*
@@ -1465,8 +1308,8 @@ static void ram_w(Card *c, uint32_t off, uint32_t v)
  * (4 bytes, then 2 zero), the frame after it (its bytes 0 and 1 in the
  * upper half of the second word), its length with the PLCP in SHM @btl
  */
-static void tpl_write(Card *c, uint32_t base, uint32_t btl, const uint8_t *b,
-                      size_t len)
+static void tpl_write(QBcmCard *c, uint32_t base, uint32_t btl,
+                      const uint8_t *b, size_t len)
 {
     ram_w(c, base, 0x0a | 0x04 << 8 | (uint32_t)(len + 4) * 8 << 16);
     ram_w(c, base + 4, b[0] << 16 | (uint32_t)b[1] << 24);
@@ -1487,7 +1330,7 @@ static void tpl_write(Card *c, uint32_t base, uint32_t btl, const uint8_t *b,
  * ESS, SSID @ssid (4 bytes), rates, DS channel 6, a TIM (stale DTIM count
  * 7, period 3, nothing buffered)
  */
-static size_t beacon(uint8_t *b, Card *c, const char *ssid)
+static size_t beacon(uint8_t *b, QBcmCard *c, const char *ssid)
 {
     static const uint8_t ies[] = {
         1, 4, 0x82, 0x84, 0x8b, 0x96,
@@ -1511,12 +1354,12 @@ static size_t beacon(uint8_t *b, Card *c, const char *ssid)
 }
 
 /* b43_time_lock() / b43_time_unlock(): TBTTHOLD */
-static void time_lock(Card *c, bool on)
+static void time_lock(QBcmCard *c, bool on)
 {
-    uint32_t v = rl(c, D11 + A_D11_MACCTL) & ~R_D11_MACCTL_TBTTHOLD_MASK;
+    uint32_t v = qbcm_rl(c, D11 + A_D11_MACCTL) & ~R_D11_MACCTL_TBTTHOLD_MASK;
 
-    wl(c, D11 + A_D11_MACCTL, v | (on ? R_D11_MACCTL_TBTTHOLD_MASK : 0));
-    rl(c, D11 + A_D11_MACCTL);
+    qbcm_wl(c, D11 + A_D11_MACCTL, v | (on ? R_D11_MACCTL_TBTTHOLD_MASK : 0));
+    qbcm_rl(c, D11 + A_D11_MACCTL);
 }
 
 /* what a station has received: ring slots, beacons among them */
@@ -1530,7 +1373,7 @@ typedef struct {
  * firmware's own DTIM count (0 every third beacon: the first is a DTIM),
  * bitmap control @bc; 1 Mb/s CCK, its FCS right
  */
-static void rx_beacon(Air *a, Card *c, BeaconRx *r, const uint8_t *b,
+static void rx_beacon(QBcmAir *a, QBcmCard *c, BeaconRx *r, const uint8_t *b,
                       size_t len, uint64_t tsf, uint8_t bc)
 {
     uint8_t rx[D11_RX_FW598_BUFSIZE], want[512] = { 0 };
@@ -1543,21 +1386,21 @@ static void rx_beacon(Air *a, Card *c, BeaconRx *r, const uint8_t *b,
     want[BEACON_TIM + 4] = bc;
     g_assert_cmpmem(RX_FRAME(rx), len, want, len);
     g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + len), ==,
-                    fcs32(want, len));
+                    qbcm_fcs32(want, len));
     g_assert_cmphex(rx[D11_RX_FW598_FO], ==, 0x0a);
     g_assert_cmphex(rx[D11_RXH_PHY_STATUS0] & D11_RX_PHYST0_OFDM, ==, 0);
 }
 
 /* step @us of virtual time; @c has received @n frames in all */
-static void bcn_step(Air *a, Card *c, uint64_t us, unsigned n)
+static void bcn_step(QBcmAir *a, QBcmCard *c, uint64_t us, unsigned n)
 {
     qtest_clock_step(a->qts, us * 1000);
-    g_assert_cmphex(rx_cd(c), ==, n * 16);
+    g_assert_cmphex(qbcm_rx_cd(c), ==, n * 16);
 }
 
 /* a group frame on @c's engine 4 (SEND_AFTER_DTIM): 6 Mb/s, no ACK */
-static uint16_t post_mcast(Air *a, Card *c, unsigned slot, const uint8_t *f,
-                           size_t len)
+static uint16_t post_mcast(QBcmAir *a, QBcmCard *c, unsigned slot,
+                           const uint8_t *f, size_t len)
 {
     uint8_t h[D11_TXH_LEN] = { 0 };
     uint64_t ring = c->txring + MCAST_RING;
@@ -1570,10 +1413,10 @@ static uint16_t post_mcast(Air *a, Card *c, unsigned slot, const uint8_t *f,
     h[D11_TXH_PLCP] = 0xb;
     qtest_memwrite(a->qts, hb, h, sizeof(h));
     qtest_memwrite(a->qts, hb + 256, f, len);
-    desc(a, ring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
-    desc(a, ring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
-         len, hb + 256);
-    wl(c, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXINDEX, (slot + 2) * 16);
+    qbcm_desc(a, ring + 16 * slot, D11_DESC_CTL0_SOF, D11_TXH_LEN, hb);
+    qbcm_desc(a, ring + 16 * (slot + 1), D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC,
+              len, hb + 256);
+    qbcm_wl(c, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXINDEX, (slot + 2) * 16);
     return cookie;
 }
 
@@ -1588,8 +1431,8 @@ static uint16_t post_mcast(Air *a, Card *c, unsigned slot, const uint8_t *f,
  */
 static void test_ap_beacons(void)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t b0[512] = { 0 }, b1[512] = { 0 }, g[2][64];
     uint8_t rx[D11_RX_FW598_BUFSIZE];
     BeaconRx r = { 0 };
@@ -1597,21 +1440,21 @@ static void test_ap_beacons(void)
     uint64_t tsf;
     size_t len, glen;
 
-    air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /* b43_dma_init() sets every TX ring up, engine 4's too */
-    set_ring(A, 4, false, A->txring + MCAST_RING);
+    qbcm_set_ring(A, 4, false, A->txring + MCAST_RING);
     len = beacon(b0, A, "QEMU");
     beacon(b1, A, "QEMV");
 
     /* b43_adjust_opmode(): AP (INFRA stays set) */
-    wl(A, D11 + A_D11_MACCTL,
-       rl(A, D11 + A_D11_MACCTL) | R_D11_MACCTL_AP_MASK);
+    qbcm_wl(A, D11 + A_D11_MACCTL,
+            qbcm_rl(A, D11 + A_D11_MACCTL) | R_D11_MACCTL_AP_MASK);
     /* b43_tsf_write(0) and b43_set_beacon_int(100), under the time lock */
     time_lock(A, true);
-    wl(A, D11 + A_D11_TSF_LOW, 0);
-    wl(A, D11 + A_D11_TSF_HIGH, 0);
-    wl(A, D11 + A_D11_TSF_CFP_REP, 100 << 16);
-    wl(A, D11 + A_D11_TSF_CFP_START, 100 << 10);
+    qbcm_wl(A, D11 + A_D11_TSF_LOW, 0);
+    qbcm_wl(A, D11 + A_D11_TSF_HIGH, 0);
+    qbcm_wl(A, D11 + A_D11_TSF_CFP_REP, 100 << 16);
+    qbcm_wl(A, D11 + A_D11_TSF_CFP_START, 100 << 10);
     time_lock(A, false);
     /* handle_irq_beacon(), the first time: both templates, BEACON0_VALID */
     tpl_write(A, B43_SHM_SH_BT_BASE0, B43_SHM_SH_BTL0, b0, len);
@@ -1619,17 +1462,18 @@ static void test_ap_beacons(void)
     shm_w16(A, B43_SHM_SH_BEACPHYCTL, 0xfcc0);      /* CCK, antennas auto */
     shm_w16(A, B43_SHM_SH_TIMBPOS, 6 + BEACON_TIM);
     shm_w16(A, B43_SHM_SH_DTIMPER, DTIM_PERIOD);
-    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
-       R_D11_MACCMD_BEACON0_VALID_MASK);
+    qbcm_wl(A, D11 + A_D11_MACCMD, qbcm_rl(A, D11 + A_D11_MACCMD) |
+            R_D11_MACCMD_BEACON0_VALID_MASK);
 
     /* the first second: k = 1..9, nine beacons, no TX status for them */
     bcn_step(&a, B, 1000 * 1000, 9);
     for (unsigned k = 1; k <= 9; k++) {
         rx_beacon(&a, B, &r, b0, len, k * BEACON_US, 0);
     }
-    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==, 0);
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
-    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==,
+                    0);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
 
     /*
      * Group frames after the DTIM beacon: two posted (mac80211 sets
@@ -1641,7 +1485,7 @@ static void test_ap_beacons(void)
     bcn_step(&a, B, 30 * 1000, 10);                 /* TSF 1030000 */
     rx_beacon(&a, B, &r, b0, len, 10 * BEACON_US, 0);
     for (int i = 0; i < 2; i++) {
-        glen = frame(g[i], group, A->mac, 30 + i);
+        glen = qbcm_frame(g[i], group, A->mac, 30 + i);
         g[i][1] = IEEE80211_FC1_FROMDS | IEEE80211_FC1_MOREDATA;
         memcpy(g[i] + 16, A->mac, 6);
         mc[i] = post_mcast(&a, A, 2 * i, g[i], glen);
@@ -1650,9 +1494,10 @@ static void test_ap_beacons(void)
     bcn_step(&a, B, 270 * 1000, 12);                /* TSF 1300000 */
     rx_beacon(&a, B, &r, b0, len, 11 * BEACON_US, 0);
     rx_beacon(&a, B, &r, b0, len, 12 * BEACON_US, 0);
-    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
+    g_assert_cmphex(qbcm_rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
                     0x1fff, ==, 0);
-    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==, 0);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_TX_OK, ==,
+                    0);
     bcn_step(&a, B, 100 * 1000, 15);                /* TSF 1400000 */
     rx_beacon(&a, B, &r, b0, len, 13 * BEACON_US, 1);
     g[1][1] &= ~IEEE80211_FC1_MOREDATA;
@@ -1661,13 +1506,13 @@ static void test_ap_beacons(void)
         g_assert_cmpuint(rx_slot(&a, B, r.slot++, rx), ==, glen);
         g_assert_cmpmem(RX_FRAME(rx), glen, g[i], glen);
         g_assert_cmphex((uint32_t)ldl_le_p(RX_FRAME(rx) + glen), ==,
-                        fcs32(g[i], glen));
+                        qbcm_fcs32(g[i], glen));
         /* sent once, no ACK expected */
-        g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==,
+        g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==,
                         (uint32_t)mc[i] << 16 | 0x1000 | 1);
     }
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
-    g_assert_cmphex(rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0), ==, 0);
+    g_assert_cmphex(qbcm_rl(A, D11 + D11_DMA_ENGINE(4) + D11_DMA64_TXSTATUS) &
                     0x1fff, ==, 4 * 16);
 
     /*
@@ -1675,14 +1520,14 @@ static void test_ap_beacons(void)
      * template not VALID, 1: the firmware takes it at k = 14, clears
      * BEACON0_VALID and raises BEACON
      */
-    wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
+    qbcm_wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
     tpl_write(A, B43_SHM_SH_BT_BASE1, B43_SHM_SH_BTL1, b1, len);
-    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
-       R_D11_MACCMD_BEACON1_VALID_MASK);
+    qbcm_wl(A, D11 + A_D11_MACCMD, qbcm_rl(A, D11 + A_D11_MACCMD) |
+            R_D11_MACCMD_BEACON1_VALID_MASK);
     bcn_step(&a, B, 100 * 1000, 16);                /* TSF 1500000 */
     rx_beacon(&a, B, &r, b1, len, 14 * BEACON_US, 0);
-    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 2);
-    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_MACCMD) & 3, ==, 2);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
                     D11_IRQ_BEACON);
 
     /*
@@ -1691,13 +1536,13 @@ static void test_ap_beacons(void)
      * nothing (LOG_GUEST_ERROR), k = 15..24; nor with 0xffff (k = 25, 26),
      * nor shorter than the header and fixed fields (k = 27, 28)
      */
-    wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
+    qbcm_wl(A, D11 + A_D11_GEN_IRQ_REASON, D11_IRQ_BEACON);
     shm_w16(A, B43_SHM_SH_BTL0, 0x201);
-    wl(A, D11 + A_D11_MACCMD, rl(A, D11 + A_D11_MACCMD) |
-       R_D11_MACCMD_BEACON0_VALID_MASK);
+    qbcm_wl(A, D11 + A_D11_MACCMD, qbcm_rl(A, D11 + A_D11_MACCMD) |
+            R_D11_MACCMD_BEACON0_VALID_MASK);
     bcn_step(&a, B, 1000 * 1000, 16);               /* TSF 2500000 */
-    g_assert_cmphex(rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
-    g_assert_cmphex(rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_MACCMD) & 3, ==, 1);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_GEN_IRQ_REASON) & D11_IRQ_BEACON, ==,
                     D11_IRQ_BEACON);
     shm_w16(A, B43_SHM_SH_BTL0, 0xffff);
     bcn_step(&a, B, 200 * 1000, 16);                /* TSF 2700000 */
@@ -1720,7 +1565,7 @@ static void test_ap_beacons(void)
         static const uint32_t rep[] = { 1023 << 6, 1 << 6, 0 };
 
         time_lock(A, true);
-        wl(A, D11 + A_D11_TSF_CFP_REP, rep[i]);
+        qbcm_wl(A, D11 + A_D11_TSF_CFP_REP, rep[i]);
         time_lock(A, false);
         bcn_step(&a, B, 100 * 1000, 18);
     }
@@ -1728,45 +1573,66 @@ static void test_ap_beacons(void)
     tsf = 3104800 + 300 * 1000;
     g_assert_cmpuint(tsf % 1024, ==, 0);
     time_lock(A, true);
-    wl(A, D11 + A_D11_TSF_CFP_REP, 1 << 16);
-    wl(A, D11 + A_D11_TSF_CFP_START, 1 << 10);
+    qbcm_wl(A, D11 + A_D11_TSF_CFP_REP, 1 << 16);
+    qbcm_wl(A, D11 + A_D11_TSF_CFP_START, 1 << 10);
     time_lock(A, false);
     bcn_step(&a, B, 10 * 1024, 28);
     for (unsigned k = 1; k <= 10; k++) {
         rx_beacon(&a, B, &r, b0, len, tsf + k * 1024, 0);
     }
-    air_close(&a, 2);
+    qbcm_air_close(&a, 2);
+}
+
+/* a test of the cards on the air, for one chip: /bcm43xx/<chip>/<name> */
+typedef struct {
+    const char *chip;
+    void (*fn)(void);
+} ChipTest;
+
+static void run_chip_test(const void *data)
+{
+    const ChipTest *t = data;
+
+    chip = t->chip;
+    t->fn();
+}
+
+static void add_test(const char *chip, const char *name, void (*fn)(void))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/%s", chip, name);
+    ChipTest *t = g_new(ChipTest, 1);
+
+    *t = (ChipTest) { .chip = chip, .fn = fn };
+    qtest_add_data_func_full(path, t, run_chip_test, g_free);
 }
 
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm4331/medium/hostile-peer", test_hostile_peer);
-    qtest_add_func("/bcm4331/medium/link-control", test_link_control);
-    qtest_add_func("/bcm4331/medium/ampdu", test_ampdu);
-    qtest_add_func("/bcm4331/medium/scenario", test_scenario);
-    qtest_add_func("/bcm4331/medium/traffic", test_traffic);
-    qtest_add_func("/bcm4331/medium/remote-arq-airtime",
-                   test_remote_arq_airtime);
-    qtest_add_func("/bcm4331/medium/adjacent-channels",
-                   test_adjacent_channels);
-    qtest_add_func("/bcm4331/medium/scenario-refused", test_scenario_refused);
-    qtest_add_func("/bcm4331/medium/airtime", test_airtime);
-    qtest_add_func("/bcm4331/medium/tx-fifo", test_tx_fifo);
-    qtest_add_func("/bcm4331/medium/tx-fifo-migration",
-                   test_tx_fifo_migration);
-    qtest_add_func("/bcm4331/medium/collision", test_collision);
-    qtest_add_func("/bcm4331/medium/ack-frames", test_ack_frames);
-    qtest_add_func("/bcm4331/medium/bad-fcs", test_bad_fcs);
-    qtest_add_func("/bcm4331/medium/hostile-peer-airtime",
-                   test_hostile_peer_airtime);
-    qtest_add_func("/bcm4331/medium/remote-arq", test_remote_arq);
-    qtest_add_func("/bcm4331/medium/remote-arq-late-ack",
-                   test_remote_arq_late_ack);
-    qtest_add_func("/bcm4331/medium/remote-dup", test_remote_dup);
-    qtest_add_func("/bcm4331/medium/rts-cts", test_rts_cts);
-    qtest_add_func("/bcm4331/medium/ap-beacons", test_ap_beacons);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "air/hostile-peer", test_hostile_peer);
+        add_test(chips[i], "air/remote-arq-airtime", test_remote_arq_airtime);
+        add_test(chips[i], "air/hostile-peer-airtime",
+                 test_hostile_peer_airtime);
+        add_test(chips[i], "air/remote-arq", test_remote_arq);
+        add_test(chips[i], "air/remote-arq-late-ack",
+                 test_remote_arq_late_ack);
+        add_test(chips[i], "air/remote-dup", test_remote_dup);
+        add_test(chips[i], "air/link-control", test_link_control);
+        add_test(chips[i], "xmit/ampdu", test_ampdu);
+        add_test(chips[i], "air/traffic-rx", test_traffic);
+        add_test(chips[i], "air/airtime", test_airtime);
+        add_test(chips[i], "xmit/tx-fifo", test_tx_fifo);
+        add_test(chips[i], "xmit/tx-fifo-migration", test_tx_fifo_migration);
+        add_test(chips[i], "air/collision", test_collision);
+        add_test(chips[i], "air/ack-frames", test_ack_frames);
+        add_test(chips[i], "air/bad-fcs", test_bad_fcs);
+        add_test(chips[i], "xmit/rts-cts", test_rts_cts);
+        add_test(chips[i], "air/ap-beacons", test_ap_beacons);
+    }
 
     return g_test_run();
 }

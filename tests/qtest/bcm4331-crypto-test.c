@@ -11,21 +11,26 @@
  */
 
 #include "qemu/osdep.h"
-#include "bcm4331-qtest.h"
-#include "bcm4331-air.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include "libqos/bcm43xx.h"
+#include "net/wifi/ieee80211.h"
 #include "wifi-vectors.h"
 
 /* ---- hardware crypto: the key table, TX encryption, RX decryption ---- */
 
-static void shm_w16(Card *c, uint32_t b, uint16_t v)
+static void shm_w16(QBcmCard *c, uint32_t b, uint16_t v)
 {
-    wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
-    ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
+    qbcm_wl(c, D11 + A_D11_SHM_CONTROL, (1 << 16) | (b >> 2));
+    qbcm_ww(c, D11 + ((b & 2) ? A_D11_SHM_DATA_UNALIGNED : A_D11_SHM_DATA), v);
 }
 
 /* b43's key_write(): algorithm block, then the key at KTP * 2 */
-static void key_write(Card *c, unsigned slot, unsigned alg, const uint8_t *k,
-                      size_t klen)
+static void key_write(QBcmCard *c, unsigned slot, unsigned alg,
+                      const uint8_t *k, size_t klen)
 {
     uint8_t key[16] = { 0 };
 
@@ -37,44 +42,41 @@ static void key_write(Card *c, unsigned slot, unsigned alg, const uint8_t *k,
 }
 
 /* b43's keymac_write(): RCMTA entry slot - 4, word addressed */
-static void keymac_write(Card *c, unsigned slot, const uint8_t *addr)
+static void keymac_write(QBcmCard *c, unsigned slot, const uint8_t *addr)
 {
     unsigned e = slot - 4;
 
-    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e));
-    wl(c, D11 + A_D11_SHM_DATA, ldl_le_p(addr));
-    wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e + 1));
-    ww(c, D11 + A_D11_SHM_DATA, lduw_le_p(addr + 4));
+    qbcm_wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e));
+    qbcm_wl(c, D11 + A_D11_SHM_DATA, ldl_le_p(addr));
+    qbcm_wl(c, D11 + A_D11_SHM_CONTROL, (4 << 16) | (2 * e + 1));
+    qbcm_ww(c, D11 + A_D11_SHM_DATA, lduw_le_p(addr + 4));
 }
 
-static void set_own_mac(Card *c, const uint8_t *mac)
+static void set_own_mac(QBcmCard *c, const uint8_t *mac)
 {
-    ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
+    qbcm_ww(c, D11 + A_D11_MACFILTER_CONTROL, 0x20);
     for (int k = 0; k < 3; k++) {
-        ww(c, D11 + A_D11_MACFILTER_DATA, mac[2 * k] | (mac[2 * k + 1] << 8));
+        qbcm_ww(c, D11 + A_D11_MACFILTER_DATA,
+                mac[2 * k] | (mac[2 * k + 1] << 8));
     }
 }
 
 /* send @f from A with @mac_ctl, return B's RX buffer (slot *rxs) */
-static uint32_t crypt_xfer(Air *a, const uint8_t *f, size_t len,
+static uint32_t crypt_xfer(QBcmAir *a, const uint8_t *f, size_t len,
                            uint32_t mac_ctl, unsigned *rxs, uint8_t *rx,
                            uint32_t *txst)
 {
-    Card *A = &a->c[0], *B = &a->c[1];
-    uint32_t before =
-        rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff;
+    QBcmCard *A = &a->c[0], *B = &a->c[1];
+    uint32_t before = qbcm_rx_cd(B);
 
-    post_ctl(a, A, f, len, mac_ctl, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    *txst = rl(A, D11 + A_D11_XMITSTAT_0);
-    wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
-    for (int i = 0;
-         i < 50 && (rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) &
-                    0x1fff) == before;
-         i++) {
-        rl(B, D11 + A_D11_GEN_IRQ_REASON);
+    qbcm_post_ctl(a, A, f, len, mac_ctl, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    *txst = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
+    qbcm_wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    for (int i = 0; i < 50 && qbcm_rx_cd(B) == before; i++) {
+        qbcm_rl(B, D11 + A_D11_GEN_IRQ_REASON);
     }
-    if ((rl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) ==
+    if ((qbcm_rx_cd(B)) ==
         before) {
         return 0;                                   /* nothing received */
     }
@@ -102,10 +104,11 @@ static const uint8_t wep_air_head[] = {         /* RC4 keystream is fixed */
     0xf6, 0x9c, 0x58, 0x06, 0xbd, 0x6c, 0xe8, 0x46, 0x26, 0xbc, 0xbe, 0xfb,
     0x94, 0x74, 0x65, 0x0a,
 };
-static void test_crypto(void)
+static void test_crypto(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     static const uint8_t tkip_tk[16] = {
         0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x34, 0x56,
         0x78, 0x90, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12,
@@ -116,10 +119,10 @@ static void test_crypto(void)
     uint32_t ms, st;
     size_t n;
 
-    air_open(&a, 2, NULL, NULL);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
     /* b43_security_init(): KTP as the firmware reports it */
-    wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
-    g_assert_cmphex(rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);
+    qbcm_wl(A, D11 + A_D11_SHM_CONTROL, (1 << 16) | (D11_SHM_SH_KTP >> 2));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_SHM_DATA + 0) >> 16, ==, 0x400);
 
     /* CCMP, group-addressed vector: A encrypts exactly as M.6.4 says */
     key_write(A, 1, 3, ccmp_tk, 16);
@@ -167,7 +170,7 @@ static void test_crypto(void)
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, wep_plain, n);
 
     /* pairwise CCMP A -> B by RCMTA (slot 4 = RCMTA 0), and TKIP */
-    n = frame(f, B->mac, A->mac, 40);
+    n = qbcm_frame(f, B->mac, A->mac, 40);
     f[1] |= 0x40;
     memmove(f + 32, f + 24, 40);
     memset(f + 24, 0, 8);
@@ -244,18 +247,29 @@ static void test_crypto(void)
     ms = crypt_xfer(&a, f, n, 0x3 | 2 << 16 | 5 << 20, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0x80000000u);
     /* both cards still work */
-    n = frame(f, B->mac, A->mac, 40);
+    n = qbcm_frame(f, B->mac, A->mac, 40);
     ms = crypt_xfer(&a, f, n, 0x3, &rxs, rx, &st);
     g_assert_cmphex(ms, ==, 0x80000000u);
     g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, n, f, n);
-    air_close(&a, 2);
+    qbcm_air_close(&a, 2);
+}
+
+/* /bcm43xx/<chip>/<block>/<name>, for the bcm4331 and the bcm43224 */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/%s", chip, name);
+
+    qtest_add_data_func(path, chip, fn);
 }
 
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
-
-    qtest_add_func("/bcm4331/medium/crypto", test_crypto);
-
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "crypto/keys", test_crypto);
+    }
     return g_test_run();
 }

@@ -16,8 +16,13 @@
  */
 
 #include "qemu/osdep.h"
-#include "bcm4331-qtest.h"
-#include "bcm4331-air.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include "libqos/bcm43xx.h"
+#include "net/wifi/ieee80211.h"
 
 #define RP_SLOT         3
 
@@ -45,7 +50,7 @@ static bool time_register(uint32_t page, uint32_t off)
  * What a driver sees at probe: config space, then each page through the
  * BAR0 window.  Maps BAR0 (at a new address each time) to read it.
  */
-static GArray *probe_dump(Air *a, Card *c)
+static GArray *probe_dump(QBcmAir *a, QBcmCard *c)
 {
     GArray *d = g_array_new(false, false, sizeof(uint32_t));
 
@@ -59,7 +64,8 @@ static GArray *probe_dump(Air *a, Card *c)
     for (int p = 0; p < ARRAY_SIZE(probe_pages); p++) {
         qpci_config_writel(c->dev, BCMA_PCI_BAR0_WIN, probe_pages[p]);
         for (uint32_t off = 0; off < 0x1000; off += 4) {
-            uint32_t v = time_register(probe_pages[p], off) ? 0 : rl(c, off);
+            uint32_t v = time_register(probe_pages[p], off) ? 0
+                                                            : qbcm_rl(c, off);
 
             g_array_append_val(d, v);
         }
@@ -86,16 +92,18 @@ static void dump_compare(GArray *fresh, GArray *now, int round)
     }
 }
 
-static void test_reset_under_dma(void)
+static void test_reset_under_dma(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     g_autoptr(GArray) fresh = NULL;
     uint8_t f[1600];
 
     GString *cmd;
 
-    cmd = air_cmdline(&(AirOpts) {
+    cmd = qbcm_air_cmdline(&(QBcmAirOpts) {
+        .chip = chip,
         .medium = ",airtime=on",
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6",
     }, 2, NULL);
@@ -110,15 +118,15 @@ static void test_reset_under_dma(void)
         g_autoptr(GArray) now = NULL;
 
         for (int i = 0; i < 2; i++) {
-            card_layout(&a.c[i], i, 0, 0);
-            card_up(&a, &a.c[i], i);
+            qbcm_card_layout(&a.c[i], i, 0, 0);
+            qbcm_card_up(&a, &a.c[i], i);
         }
         /* frames both ways, some on the air, some waiting, some received */
         for (int k = 0; k < 6; k++) {
-            size_t len = frame(f, k & 1 ? A->mac : B->mac,
-                               k & 1 ? B->mac : A->mac, 100 + 200 * k);
+            size_t len = qbcm_frame(f, k & 1 ? A->mac : B->mac,
+                                    k & 1 ? B->mac : A->mac, 100 + 200 * k);
 
-            post(&a, k & 1 ? B : A, f, len, true, 0xc, true);
+            qbcm_post(&a, k & 1 ? B : A, f, len, true, 0xc, true);
         }
         qtest_clock_step(a.qts, (round % 7 + 1) * 150 * 1000);
         qtest_system_reset(a.qts);
@@ -205,23 +213,24 @@ static bool is_auth_ok(const uint8_t *f, size_t len)
            lduw_le_p(f + 28) == 0;
 }
 
-static void test_unplug_under_traffic(void)
+static void test_unplug_under_traffic(const void *data)
 {
-    Air a;
-    Card *V = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *V = &a.c[0], *B = &a.c[1];
     QPCIDevice *rp;
     uint8_t f[1600];
     uint64_t win;
     uint8_t cap;
 
     lsan_begin();
-    a.qts = qtest_init("-M q35 -m 512M "
+    a.qts = qtest_initf("-M q35 -m 512M "
         "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off "
         "-object wifi-medium,id=air0,airtime=on "
         "-device pcie-root-port,id=rp0,bus=pcie.0,addr=03.0,chassis=1,slot=1 "
-        "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
+        "-device %s,addr=05.0,medium=air0,mac=02:00:00:00:00:02 "
         "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
-        "bssid=02:aa:00:00:00:03");
+        "bssid=02:aa:00:00:00:03", chip);
     a.bus = qpci_new_pc(a.qts, NULL);
     rp = qpci_device_find(a.bus, QPCI_DEVFN(RP_SLOT, 0));
     qpci_config_writeb(rp, PCI_SECONDARY_BUS, 1);
@@ -233,8 +242,8 @@ static void test_unplug_under_traffic(void)
     cap = qpci_find_capability(rp, PCI_CAP_ID_EXP, 0);
     a.bus->mmio_alloc_ptr = win + 0x100000;
 
-    card_layout(B, 1, 0, QPCI_DEVFN(5, 0));
-    card_up(&a, B, 1);
+    qbcm_card_layout(B, 1, 0, QPCI_DEVFN(5, 0));
+    qbcm_card_up(&a, B, 1);
 
     for (int round = 0; round < 100; round++) {
         uint64_t keep = a.bus->mmio_alloc_ptr;
@@ -243,23 +252,24 @@ static void test_unplug_under_traffic(void)
         /* power the slot on, plug a card in, bring it up */
         slot_control(rp, cap, PCI_EXP_SLTCTL_PWR_IND_ON |
                      PCI_EXP_SLTCTL_PWR_ON);
-        qtest_qmp_device_add(a.qts, "bcm4331", "v", "{'bus': 'rp0', "
+        qtest_qmp_device_add(a.qts, chip, "v", "{'bus': 'rp0', "
                              "'addr': '00.0', 'medium': 'air0', "
                              "'mac': '02:00:00:00:00:01'}");
-        card_layout(V, 0, 0, 1 << 8);      /* bus 1, 00.0 */
+        qbcm_card_layout(V, 0, 0, 1 << 8); /* bus 1, 00.0 */
         a.bus->mmio_alloc_ptr = win;
-        card_up(&a, V, 0);
+        qbcm_card_up(&a, V, 0);
         a.bus->mmio_alloc_ptr = keep;
         B->txslot = 0;
-        wl(B, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL,
-           0); /* B's TX ring from the start */
-        set_ring(B, 1, false, B->txring);
+        qbcm_wl(B, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXCTL,
+                0); /* B's TX ring from the start */
+        qbcm_set_ring(B, 1, false, B->txring);
 
         /* traffic both ways and to the AP, part of it on the air */
         for (int k = 0; k < 6; k++) {
-            len = frame(f, k & 1 ? V->mac : B->mac, k & 1 ? B->mac : V->mac,
-                        200 + 100 * k);
-            post(&a, k & 1 ? B : V, f, len, true, 0xc, true);
+            len = qbcm_frame(f, k & 1 ? V->mac : B->mac,
+                             k & 1 ? B->mac : V->mac,
+                             200 + 100 * k);
+            qbcm_post(&a, k & 1 ? B : V, f, len, true, 0xc, true);
         }
         memset(f, 0, 64);
         f[0] = 0xb0;
@@ -267,7 +277,7 @@ static void test_unplug_under_traffic(void)
         memcpy(f + 10, V->mac, 6);
         memcpy(f + 16, "\x02\xaa\x00\x00\x00\x03", 6);
         stw_le_p(f + 26, 1);
-        post(&a, V, f, 30, true, 0x0a, false);
+        qbcm_post(&a, V, f, 30, true, 0x0a, false);
         qtest_clock_step(a.qts, (round % 5 + 1) * 300 * 1000);
 
         /* device_del; the "guest" powers the slot off: unplugged now */
@@ -279,20 +289,20 @@ static void test_unplug_under_traffic(void)
         V->dev = NULL;
         qtest_clock_step(a.qts, 20 * 1000 * 1000);
         for (int k = 0; k < 8; k++) {
-            rl(B, D11 + A_D11_XMITSTAT_0);        /* B's TX status FIFO */
+            qbcm_rl(B, D11 + A_D11_XMITSTAT_0);   /* B's TX status FIFO */
         }
     }
     /* the other card and the AP still work: B authenticates */
-    rl(B, D11 + A_D11_GEN_IRQ_REASON);
-    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 0);
-    set_ring(B, 0, true, B->rxring);
-    wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
+    qbcm_rl(B, D11 + A_D11_GEN_IRQ_REASON);
+    qbcm_wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 0);
+    qbcm_set_ring(B, 0, true, B->rxring);
+    qbcm_wl(B, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXINDEX, 0x1000);
     memcpy(f + 10, B->mac, 6);
-    post(&a, B, f, 30, true, 0x0a, false);
-    for (int i = 0; i < 100 && rx_find(&a, B, 0, is_auth_ok) < 0; i++) {
+    qbcm_post(&a, B, f, 30, true, 0x0a, false);
+    for (int i = 0; i < 100 && qbcm_rx_find(&a, B, 0, is_auth_ok) < 0; i++) {
         qtest_clock_step(a.qts, 1000 * 1000);
     }
-    g_assert_cmpint(rx_find(&a, B, 0, is_auth_ok), >=, 0);
+    g_assert_cmpint(qbcm_rx_find(&a, B, 0, is_auth_ok), >=, 0);
     g_free(B->dev);
     g_free(rp);
     qpci_free_pc(a.bus);
@@ -300,14 +310,26 @@ static void test_unplug_under_traffic(void)
     lsan_check();
 }
 
+/* /bcm43xx/<chip>/lifecycle/<name> */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/lifecycle/%s", chip,
+                                            name);
+
+    qtest_add_data_func(path, chip, fn);
+}
+
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm4331/lifecycle/reset-under-dma",
-                   test_reset_under_dma);
-    qtest_add_func("/bcm4331/lifecycle/unplug-under-traffic",
-                   test_unplug_under_traffic);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "reset-under-dma", test_reset_under_dma);
+        add_test(chips[i], "unplug-under-traffic", test_unplug_under_traffic);
+    }
 
     return g_test_run();
 }

@@ -22,33 +22,39 @@
  */
 
 #include "qemu/osdep.h"
-#include "bcm4331-qtest.h"
-#include "bcm4331-air.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include "libqos/bcm43xx.h"
+#include "net/wifi/ieee80211.h"
 #include "qobject/qjson.h"
 
 #define MACCTL_ENABLED  0x00000001u
 #define MACCTL_PROMISC  0x01000000u
 
 /* TX status of the frame just posted on @c */
-static void tx_status(Card *c, uint32_t *w0, uint32_t *w1)
+static void tx_status(QBcmCard *c, uint32_t *w0, uint32_t *w1)
 {
-    g_assert_true(wait_reason(c, 0x20000000));
-    *w0 = rl(c, D11 + A_D11_XMITSTAT_0);
-    *w1 = rl(c, D11 + A_D11_XMITSTAT_1);
-    wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    g_assert_true(qbcm_wait_reason(c, 0x20000000));
+    *w0 = qbcm_rl(c, D11 + A_D11_XMITSTAT_0);
+    *w1 = qbcm_rl(c, D11 + A_D11_XMITSTAT_1);
+    qbcm_wl(c, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
 }
 
 /* post @len bytes as one SOF|EOF descriptor: a "frame" of any length */
-static void post_raw(Air *a, Card *c, const uint8_t *buf, size_t len)
+static void post_raw(QBcmAir *a, QBcmCard *c, const uint8_t *buf, size_t len)
 {
     unsigned slot = c->txslot;
     uint64_t hb = c->txbuf + slot * 4096;
 
     qtest_memwrite(a->qts, hb, buf, len);
-    desc(a, c->txring + 16 * slot,
-         D11_DESC_CTL0_SOF | D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len, hb);
+    qbcm_desc(a, c->txring + 16 * slot,
+              D11_DESC_CTL0_SOF | D11_DESC_CTL0_EOF | D11_DESC_CTL0_IOC, len,
+              hb);
     c->txslot = slot + 1;
-    wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
+    qbcm_wl(c, D11 + D11_DMA_ENGINE(1) + D11_DMA64_TXINDEX, c->txslot * 16);
 }
 
 /*
@@ -57,18 +63,19 @@ static void post_raw(Air *a, Card *c, const uint8_t *buf, size_t len)
  * frame first leaves its header (cookie, sequence 0x123) in the bounce
  * buffer; the short ones after it must report zeros, not that.
  */
-static void test_tx_short(void)
+static void test_tx_short(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[D11_TXH_LEN + 64];
     uint32_t w0, w1;
     uint16_t cookie;
     size_t len;
 
-    air_open(&a, 2, NULL, NULL);
-    len = frame(f, B->mac, A->mac, 20);
-    cookie = post(&a, A, f, len, true, 0xc, true);
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) { .chip = chip });
+    len = qbcm_frame(f, B->mac, A->mac, 20);
+    cookie = qbcm_post(&a, A, f, len, true, 0xc, true);
     tx_status(A, &w0, &w1);
     g_assert_cmphex(w0 >> 16, ==, cookie);
     g_assert_cmphex(w1, ==, 0x123);
@@ -87,7 +94,7 @@ static void test_tx_short(void)
         stl_le_p(f, 0x2);                   /* no ACK wanted */
         stw_le_p(f + 0x4c, 0x2a00 | flen);
         f[0x70] = 0xc;
-        frame(f + D11_TXH_LEN, B->mac, A->mac, 0);
+        qbcm_frame(f + D11_TXH_LEN, B->mac, A->mac, 0);
         post_raw(&a, A, f, D11_TXH_LEN + flen);
         tx_status(A, &w0, &w1);
         g_assert_cmphex(w0 >> 16, ==, 0x2a00 | flen);
@@ -95,8 +102,8 @@ static void test_tx_short(void)
         g_assert_cmphex(w1, ==, 0);
     }
     /* the frame on the air is the posted bytes, nothing more */
-    g_assert_true(wait_reason(B, 0x8000));
-    air_close(&a, 2);
+    g_assert_true(qbcm_wait_reason(B, 0x8000));
+    qbcm_air_close(&a, 2);
 }
 
 /*
@@ -105,39 +112,40 @@ static void test_tx_short(void)
  * compared the 6 bytes at offset 10, past its end.  It must not be kept
  * (nothing to resend, nothing compared); a real data frame still is.
  */
-static void test_arq_short(void)
+static void test_arq_short(const void *data)
 {
+    const char *chip = data;
     g_autofree uint8_t *buf = g_malloc0(8192);
     g_autofree uint8_t *out = g_malloc0(8192);
-    Air a;
-    Card *A = &a.c[0];
-    Peer peer;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
+    QBcmPeer peer;
     size_t n;
     int fd;
 
-    fd = peer_open(&a, &peer, NULL);
-    peer_heard(fd, A);
+    fd = qbcm_peer_open(&a, &peer, chip, NULL);
+    qbcm_peer_heard(fd, A);
 
     /* 10 bytes to it: acknowledged (it lives over there), not kept */
-    frame(buf, peer_sta, A->mac, 0);
-    post(&a, A, buf, 10, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
-    wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
-    n = peer_recv(fd, out, 8192);
-    g_assert_cmpuint(n, ==, 14 + AIR_HDR + 10);
+    qbcm_frame(buf, qbcm_peer_sta, A->mac, 0);
+    qbcm_post(&a, A, buf, 10, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    qbcm_wl(A, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    n = qbcm_peer_recv(fd, out, 8192);
+    g_assert_cmpuint(n, ==, 14 + QBCM_AIR_HDR + 10);
     /* the peer's ACK naming it: nothing to match (and nothing read) */
-    peer_ack(fd, A, lduw_be_p(out + 14 + 46));
+    qbcm_peer_ack(fd, A, lduw_be_p(out + 14 + 46));
     qtest_clock_step(a.qts, 100 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 0);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 0);
 
     /* a 24-byte data frame is kept: no ACK, so it is sent again */
-    n = frame(buf, peer_sta, A->mac, 0);
-    post(&a, A, buf, n, true, 0xc, true);
-    g_assert_true(wait_reason(A, 0x20000000));
+    n = qbcm_frame(buf, qbcm_peer_sta, A->mac, 0);
+    qbcm_post(&a, A, buf, n, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(A, 0x20000000));
     qtest_clock_step(a.qts, 50 * 1000 * 1000);
-    g_assert_cmpuint(medium_get(&a, "remote-resent"), ==, 1);
-    peer_close(&a, &peer);
+    g_assert_cmpuint(qbcm_medium_get(&a, "remote-resent"), ==, 1);
+    qbcm_peer_close(&a, &peer);
 }
 
 /*
@@ -152,10 +160,11 @@ static void test_arq_short(void)
 #define ECAM_BASE       0xb0000000u
 #define RP_SLOT         3
 
-static void test_unplug_by_dma(void)
+static void test_unplug_by_dma(const void *data)
 {
-    Air a;
-    Card *V = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *V = &a.c[0], *B = &a.c[1];
     QPCIDevice *mch, *rp;
     g_autofree uint8_t *f = g_malloc0(2048);
     uint64_t win;
@@ -164,13 +173,13 @@ static void test_unplug_by_dma(void)
     g_autoptr(GString) js = NULL;
     QDict *r;
 
-    a.qts = qtest_init("-M q35 -m 512M "
+    a.qts = qtest_initf("-M q35 -m 512M "
         "-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off "
         "-object wifi-medium,id=air0 "
         "-device pcie-root-port,id=rp0,bus=pcie.0,addr=03.0,chassis=1,slot=1 "
-        "-device bcm4331,id=victim,bus=rp0,addr=00.0,medium=air0,"
+        "-device %s,id=victim,bus=rp0,addr=00.0,medium=air0,"
         "mac=02:00:00:00:00:01 "
-        "-device bcm4331,addr=05.0,medium=air0,mac=02:00:00:00:00:02");
+        "-device %s,addr=05.0,medium=air0,mac=02:00:00:00:00:02", chip, chip);
     a.bus = qpci_new_pc(a.qts, NULL);
     /* ECAM on (what firmware does): PCIEXBAR, 256 MiB at 0xb0000000 */
     mch = qpci_device_find(a.bus, 0);
@@ -191,34 +200,34 @@ static void test_unplug_by_dma(void)
     g_assert_cmpuint(cap, !=, 0);
 
     for (int i = 0; i < 2; i++) {
-        Card *c = &a.c[i];
+        QBcmCard *c = &a.c[i];
 
         /* card 0 behind the root port: bus 1, 00.0 */
-        card_layout(c, i, 0, i ? QPCI_DEVFN(5, 0) : 1 << 8);
-        card_up(&a, c, i);
+        qbcm_card_layout(c, i, 0, i ? QPCI_DEVFN(5, 0) : 1 << 8);
+        qbcm_card_up(&a, c, i);
         if (!i) {
             g_assert_cmpuint(a.bus->mmio_alloc_ptr, <=, win + 0x100000);
             a.bus->mmio_alloc_ptr = win + 0x100000;
         }
     }
     /* the victim receives fine through the root port */
-    len = frame(f, V->mac, B->mac, 40);
-    post(&a, B, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(V, 0x8000));
-    g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
-    wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    len = qbcm_frame(f, V->mac, B->mac, 40);
+    qbcm_post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(V, 0x8000));
+    g_assert_true(qbcm_wait_reason(B, 0x20000000));
+    g_assert_cmphex(qbcm_rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 3);
+    qbcm_wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
 
     /* its next RX buffer: the root port's Slot Control register */
-    desc(&a, V->rxring + 16, 0, D11_RX_FW598_BUFSIZE,
-         ECAM_BASE + (RP_SLOT << 15) + cap + PCI_EXP_SLTCTL);
-    len = frame(f, V->mac, B->mac, 0x700 - 6 - 4 - 24);
+    qbcm_desc(&a, V->rxring + 16, 0, D11_RX_FW598_BUFSIZE,
+              ECAM_BASE + (RP_SLOT << 15) + cap + PCI_EXP_SLTCTL);
+    len = qbcm_frame(f, V->mac, B->mac, 0x700 - 6 - 4 - 24);
     g_assert_cmpuint(len, ==, 1782);
-    post(&a, B, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==,
+    qbcm_post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(B, 0x20000000));
+    g_assert_cmphex(qbcm_rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==,
                     3); /* it was there */
-    wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
+    qbcm_wl(B, D11 + A_D11_GEN_IRQ_REASON, 0x20000000);
     for (int i = 0; i < 20; i++) {
         qtest_clock_step(a.qts, 1000 * 1000);
     }
@@ -232,10 +241,10 @@ static void test_unplug_by_dma(void)
     g_assert_cmphex(qpci_config_readw(V->dev, PCI_VENDOR_ID), ==, 0xffff);
 
     /* the other card still sends: to the victim nobody acknowledges now */
-    len = frame(f, V->mac, B->mac, 40);
-    post(&a, B, f, len, true, 0xc, true);
-    g_assert_true(wait_reason(B, 0x20000000));
-    g_assert_cmphex(rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 1);
+    len = qbcm_frame(f, V->mac, B->mac, 40);
+    qbcm_post(&a, B, f, len, true, 0xc, true);
+    g_assert_true(qbcm_wait_reason(B, 0x20000000));
+    g_assert_cmphex(qbcm_rl(B, D11 + A_D11_XMITSTAT_0) & 3, ==, 1);
     g_free(V->dev);
     g_free(B->dev);
     g_free(mch);
@@ -258,9 +267,9 @@ static void test_unplug_by_dma(void)
  * AP's own retries of a frame to a made-up station that never answers
  * carry the Retry bit)
  */
-static unsigned rx_forwarded(Air *a, Card *c, const uint8_t *da)
+static unsigned rx_forwarded(QBcmAir *a, QBcmCard *c, const uint8_t *da)
 {
-    unsigned cd = rx_cd(c) / 16;
+    unsigned cd = qbcm_rx_cd(c) / 16;
     uint8_t rx[128];
     unsigned n = 0;
 
@@ -273,96 +282,101 @@ static unsigned rx_forwarded(Air *a, Card *c, const uint8_t *da)
     return n;
 }
 
-static void test_ap_retry_dup(void)
+static void test_ap_retry_dup(const void *data)
 {
+    const char *chip = data;
     static const uint8_t sta2[6] = { 2, 0x5a, 0, 0, 0, 2 };
-    Air a;
-    Card *A = &a.c[0];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     uint8_t f[128];
 
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
-    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
-    auth_from(&a, A, A->mac);
-    auth_from(&a, A, sta2);
-    run_ms(&a, A, 20);
-    assoc_from(&a, A, A->mac);
-    assoc_from(&a, A, sta2);
-    run_ms(&a, A, 20);
-    g_assert_cmpint(rx_scan(&a, A, 0x10, A->mac).last_status, ==, 0);
-    g_assert_cmpint(rx_scan(&a, A, 0x10, sta2).last_status, ==, 0);
-    rx_rewind(A);
+    qbcm_wl(A, D11 + A_D11_MACCTL,
+            qbcm_rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
+    qbcm_auth_from(&a, A, A->mac);
+    qbcm_auth_from(&a, A, sta2);
+    qbcm_run_ms(&a, A, 20);
+    qbcm_assoc_from(&a, A, A->mac);
+    qbcm_assoc_from(&a, A, sta2);
+    qbcm_run_ms(&a, A, 20);
+    g_assert_cmpint(qbcm_rx_scan(&a, A, 0x10, A->mac).last_status, ==, 0);
+    g_assert_cmpint(qbcm_rx_scan(&a, A, 0x10, sta2).last_status, ==, 0);
+    qbcm_rx_rewind(A);
 
     /* A -> sta2 through the AP: ToDS, BSSID, SA, DA; LLC/SNAP IPv4 */
     memset(f, 0, sizeof(f));
-    to_ds_frame(f, A->mac, sta2, 100 - 32);
+    qbcm_to_ds_frame(f, A->mac, sta2, 100 - 32);
     stw_le_p(f + 22, 0x100 << 4);
-    post(&a, A, f, 100, true, 0xc, true);
-    run_ms(&a, A, 20);
+    qbcm_post(&a, A, f, 100, true, 0xc, true);
+    qbcm_run_ms(&a, A, 20);
     g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 1);
     f[1] |= 0x08;                               /* the same, retried */
-    post(&a, A, f, 100, true, 0xc, true);
-    run_ms(&a, A, 20);
+    qbcm_post(&a, A, f, 100, true, 0xc, true);
+    qbcm_run_ms(&a, A, 20);
     g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 1);
     stw_le_p(f + 22, 0x101 << 4);               /* a retry of another one */
-    post(&a, A, f, 100, true, 0xc, true);
-    run_ms(&a, A, 20);
+    qbcm_post(&a, A, f, 100, true, 0xc, true);
+    qbcm_run_ms(&a, A, 20);
     g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 2);
     f[1] &= ~0x08;                              /* same number, no retry */
-    post(&a, A, f, 100, true, 0xc, true);
-    run_ms(&a, A, 20);
+    qbcm_post(&a, A, f, 100, true, 0xc, true);
+    qbcm_run_ms(&a, A, 20);
     g_assert_cmpuint(rx_forwarded(&a, A, sta2), ==, 3);
-    air_close(&a, 1);
+    qbcm_air_close(&a, 1);
 }
 
 /*
  * Finding 4: 32 authentications from 32 made-up addresses filled the
  * table for good (status 17 for everyone after them, until reset).
  */
-static void test_ap_auth_flood(void)
+static void test_ap_auth_flood(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     uint8_t fake[6] = { 2, 0xfa, 0, 0, 0, 0 };
-    RxScan sc;
+    QBcmRxScan sc;
 
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
     for (int i = 0; i < 32; i++) {
         fake[5] = i;
-        auth_from(&a, A, fake);
+        qbcm_auth_from(&a, A, fake);
     }
-    run_ms(&a, A, 50);
+    qbcm_run_ms(&a, A, 50);
     /* a real station authenticates and associates */
-    rx_rewind(A);
-    auth_from(&a, A, A->mac);
-    run_ms(&a, A, 20);
-    sc = rx_scan(&a, A, 0xb0, A->mac);
+    qbcm_rx_rewind(A);
+    qbcm_auth_from(&a, A, A->mac);
+    qbcm_run_ms(&a, A, 20);
+    sc = qbcm_rx_scan(&a, A, 0xb0, A->mac);
     g_assert_cmpuint(sc.count, ==, 1);
     g_assert_cmpint(sc.last_status, ==, 0);
-    assoc_from(&a, A, A->mac);
-    run_ms(&a, A, 20);
-    sc = rx_scan(&a, A, 0x10, A->mac);
+    qbcm_assoc_from(&a, A, A->mac);
+    qbcm_run_ms(&a, A, 20);
+    sc = qbcm_rx_scan(&a, A, 0x10, A->mac);
     g_assert_cmpuint(sc.count, ==, 1);
     g_assert_cmpint(sc.last_status, ==, 0);
 
     /* a second flood does not take the associated station's place */
     for (int i = 32; i < 96; i++) {
         fake[5] = i;
-        auth_from(&a, A, fake);
+        qbcm_auth_from(&a, A, fake);
         if (i % 16 == 0) {
-            run_ms(&a, A, 10);
+            qbcm_run_ms(&a, A, 10);
         }
     }
-    run_ms(&a, A, 50);
-    rx_rewind(A);
-    assoc_from(&a, A, A->mac);          /* reassociating: still known */
-    run_ms(&a, A, 20);
-    sc = rx_scan(&a, A, 0x10, A->mac);
+    qbcm_run_ms(&a, A, 50);
+    qbcm_rx_rewind(A);
+    qbcm_assoc_from(&a, A, A->mac);     /* reassociating: still known */
+    qbcm_run_ms(&a, A, 20);
+    sc = qbcm_rx_scan(&a, A, 0x10, A->mac);
     g_assert_cmpuint(sc.count, ==, 1);
     g_assert_cmpint(sc.last_status, ==, 0);
 
@@ -370,16 +384,17 @@ static void test_ap_auth_flood(void)
      * 30 s later the flood's entries are gone: deauthenticated (reason 2,
      * previous authentication no longer valid), seen in promiscuous mode
      */
-    run_ms(&a, A, 29000);
-    rx_rewind(A);
-    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
-    run_ms(&a, A, 2000);
-    sc = rx_scan(&a, A, 0xc0, NULL);
+    qbcm_run_ms(&a, A, 29000);
+    qbcm_rx_rewind(A);
+    qbcm_wl(A, D11 + A_D11_MACCTL,
+            qbcm_rl(A, D11 + A_D11_MACCTL) | MACCTL_PROMISC);
+    qbcm_run_ms(&a, A, 2000);
+    sc = qbcm_rx_scan(&a, A, 0xc0, NULL);
     g_assert_cmpuint(sc.count, >=, 31);
     g_assert_cmpint(sc.last_status, ==, 2);
-    sc = rx_scan(&a, A, 0xc0, A->mac);
+    sc = qbcm_rx_scan(&a, A, 0xc0, A->mac);
     g_assert_cmpuint(sc.count, ==, 0);
-    air_close(&a, 1);
+    qbcm_air_close(&a, 1);
 }
 
 /*
@@ -387,44 +402,48 @@ static void test_ap_auth_flood(void)
  * data frame; it stays while it acknowledges, and is deauthenticated
  * (reason 4) when it does not.
  */
-static void test_ap_inactivity(void)
+static void test_ap_inactivity(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     uint8_t f[64];
-    RxScan sc;
+    QBcmRxScan sc;
     size_t n;
 
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03,max-inactivity=2",
     });
-    ap_join(&a, A, A->mac);
+    qbcm_ap_join(&a, A, A->mac);
 
     /* 2 s of silence: polled (null function, from DS), acknowledged */
-    rx_rewind(A);
-    run_ms(&a, A, 2500);
-    sc = rx_scan(&a, A, 0x48, A->mac);
+    qbcm_rx_rewind(A);
+    qbcm_run_ms(&a, A, 2500);
+    sc = qbcm_rx_scan(&a, A, 0x48, A->mac);
     g_assert_cmpuint(sc.count, ==, 1);
-    run_ms(&a, A, 1000);
-    sc = rx_scan(&a, A, 0xc0, A->mac);
+    qbcm_run_ms(&a, A, 1000);
+    sc = qbcm_rx_scan(&a, A, 0xc0, A->mac);
     g_assert_cmpuint(sc.count, ==, 0);
 
     /* the station stops answering (MAC off): the next poll drops it */
-    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) & ~MACCTL_ENABLED);
-    run_ms(&a, A, 3000);
-    wl(A, D11 + A_D11_MACCTL, rl(A, D11 + A_D11_MACCTL) | MACCTL_ENABLED);
+    qbcm_wl(A, D11 + A_D11_MACCTL,
+            qbcm_rl(A, D11 + A_D11_MACCTL) & ~MACCTL_ENABLED);
+    qbcm_run_ms(&a, A, 3000);
+    qbcm_wl(A, D11 + A_D11_MACCTL,
+            qbcm_rl(A, D11 + A_D11_MACCTL) | MACCTL_ENABLED);
     /* its data now gets a deauthentication: class 3 from a stranger */
-    rx_rewind(A);
-    n = mgmt(f, 0x08, A->mac);
+    qbcm_rx_rewind(A);
+    n = qbcm_mgmt(f, 0x08, A->mac);
     f[1] = 0x01;                            /* to DS */
     memcpy(f + n, "\xaa\xaa\x03\x00\x00\x00\x08\x00", 8);
-    post(&a, A, f, n + 8 + 20, true, 0xc, true);
-    run_ms(&a, A, 20);
-    sc = rx_scan(&a, A, 0xc0, A->mac);
+    qbcm_post(&a, A, f, n + 8 + 20, true, 0xc, true);
+    qbcm_run_ms(&a, A, 20);
+    sc = qbcm_rx_scan(&a, A, 0xc0, A->mac);
     g_assert_cmpuint(sc.count, >=, 1);
     g_assert_cmpint(sc.last_status, ==, 7);
-    air_close(&a, 1);
+    qbcm_air_close(&a, 1);
 }
 
 /* ---- floods of associated stations (second review) --------------------- */
@@ -444,84 +463,84 @@ static void fake_addr(uint8_t *addr, unsigned i)
 }
 
 /* let @ms of virtual time pass in steps of 100 ms (long idle stretches) */
-static void idle_ms(Air *a, Card *c, unsigned ms)
+static void idle_ms(QBcmAir *a, QBcmCard *c, unsigned ms)
 {
     for (unsigned i = 0; i < ms / 100; i++) {
         qtest_clock_step(a->qts, 100 * 1000 * 1000);
-        rl(c, D11 + A_D11_GEN_IRQ_REASON);
+        qbcm_rl(c, D11 + A_D11_GEN_IRQ_REASON);
     }
 }
 
-static void promisc(Card *c, bool on)
+static void promisc(QBcmCard *c, bool on)
 {
-    uint32_t v = rl(c, D11 + A_D11_MACCTL) & ~MACCTL_PROMISC;
+    uint32_t v = qbcm_rl(c, D11 + A_D11_MACCTL) & ~MACCTL_PROMISC;
 
-    wl(c, D11 + A_D11_MACCTL, v | (on ? MACCTL_PROMISC : 0));
+    qbcm_wl(c, D11 + A_D11_MACCTL, v | (on ? MACCTL_PROMISC : 0));
 }
 
 /* a station that says it leaves (deauthentication, reason 3) */
-static void deauth_from(Air *a, Card *c, const uint8_t *sa)
+static void deauth_from(QBcmAir *a, QBcmCard *c, const uint8_t *sa)
 {
     uint8_t f[64];
-    size_t n = mgmt(f, 0xc0, sa);
+    size_t n = qbcm_mgmt(f, 0xc0, sa);
 
-    tx_room(a, c);
+    qbcm_tx_room(a, c);
     stw_le_p(f + n, 3);
-    post(a, c, f, n + 2, true, 0x0a, false);
+    qbcm_post(a, c, f, n + 2, true, 0x0a, false);
 }
 
 /* a null data frame to the DS: the cheapest keep-alive */
-static void null_from(Air *a, Card *c, const uint8_t *sa)
+static void null_from(QBcmAir *a, QBcmCard *c, const uint8_t *sa)
 {
     uint8_t f[64];
-    size_t n = mgmt(f, 0x48, sa);
+    size_t n = qbcm_mgmt(f, 0x48, sa);
 
-    tx_room(a, c);
+    qbcm_tx_room(a, c);
     f[1] = 0x01;
-    post(a, c, f, n, true, 0x0a, false);
+    qbcm_post(a, c, f, n, true, 0x0a, false);
 }
 
 /* an IPv4 packet from @sa to a host behind the AP */
-static void data_from(Air *a, Card *c, const uint8_t *sa)
+static void data_from(QBcmAir *a, QBcmCard *c, const uint8_t *sa)
 {
     static const uint8_t host[6] = { 0x52, 0x54, 0, 0x12, 0x34, 0x56 };
     uint8_t f[128];
 
-    tx_room(a, c);
-    post(a, c, f, to_ds_frame(f, sa, host, 40), true, 0xc, true);
+    qbcm_tx_room(a, c);
+    qbcm_post(a, c, f, qbcm_to_ds_frame(f, sa, host, 40), true, 0xc, true);
 }
 
 /* a WPA2 association request: privacy, and the RSN element (CCMP, PSK) */
-static void assoc_rsn_from(Air *a, Card *c, const uint8_t *sa)
+static void assoc_rsn_from(QBcmAir *a, QBcmCard *c, const uint8_t *sa)
 {
     static const uint8_t rsn[] = {
         48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
         1, 0, 0x00, 0x0f, 0xac, 2, 0, 0,
     };
 
-    assoc_req(a, c, sa, 0x0411, rsn, sizeof(rsn));
+    qbcm_assoc_req(a, c, sa, 0x0411, rsn, sizeof(rsn));
 }
 
 /*
  * The flood: made-up stations @from..@to-1 authenticate and associate
  * (with an RSN element on a WPA2 network, never answering the handshake)
  */
-static void flood(Air *a, Card *c, unsigned from, unsigned to, bool rsn)
+static void flood(QBcmAir *a, QBcmCard *c, unsigned from, unsigned to, bool rsn)
 {
     uint8_t fake[6];
 
     for (unsigned i = from; i < to; i++) {
         fake_addr(fake, i);
-        auth_from(a, c, fake);
+        qbcm_auth_from(a, c, fake);
         if (rsn) {
             assoc_rsn_from(a, c, fake);
         } else {
-            assoc_from(a, c, fake);
+            qbcm_assoc_from(a, c, fake);
         }
     }
 }
 
-static void keepalive(Air *a, Card *c, unsigned from, unsigned to)
+static void keepalive(QBcmAir *a, QBcmCard *c, unsigned from, unsigned to)
 {
     uint8_t fake[6];
 
@@ -541,24 +560,24 @@ typedef struct {
     int auth, assoc, evict;
 } Join;
 
-static Join join(Air *a, Card *c, bool rsn)
+static Join join(QBcmAir *a, QBcmCard *c, bool rsn)
 {
     Join j;
-    RxScan sc;
+    QBcmRxScan sc;
 
-    rx_rewind(c);
+    qbcm_rx_rewind(c);
     promisc(c, true);
-    auth_from(a, c, c->mac);
-    run_ms(a, c, 20);
-    j.auth = rx_scan(a, c, 0xb0, c->mac).last_status;
+    qbcm_auth_from(a, c, c->mac);
+    qbcm_run_ms(a, c, 20);
+    j.auth = qbcm_rx_scan(a, c, 0xb0, c->mac).last_status;
     if (rsn) {
         assoc_rsn_from(a, c, c->mac);
     } else {
-        assoc_from(a, c, c->mac);
+        qbcm_assoc_from(a, c, c->mac);
     }
-    run_ms(a, c, 20);
-    j.assoc = rx_scan(a, c, 0x10, c->mac).last_status;
-    sc = rx_scan(a, c, 0xc0, NULL);
+    qbcm_run_ms(a, c, 20);
+    j.assoc = qbcm_rx_scan(a, c, 0x10, c->mac).last_status;
+    sc = qbcm_rx_scan(a, c, 0xc0, NULL);
     j.evict = sc.count ? sc.last_status : -1;
     promisc(c, false);
     return j;
@@ -571,20 +590,22 @@ static Join join(Air *a, Card *c, bool rsn)
  * place of the associated station that never passed data and associated
  * first, which is deauthenticated with reason 5 (AP busy).
  */
-static void test_ap_assoc_flood(void)
+static void test_ap_assoc_flood(const void *data)
 {
+    const char *chip = data;
     static const unsigned at_s[] = { 0, 60, 340 };
-    Air a;
-    Card *A = &a.c[0];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     unsigned nfake = FLOOD_STA, t = 0;
     Join j[3];
 
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
     flood(&a, A, 0, nfake, false);
-    run_ms(&a, A, 50);
+    qbcm_run_ms(&a, A, 50);
     for (int r = 0; r < 3; r++) {
         for (; t < at_s[r]; t++) {
             if (t % KEEPALIVE_S == 0) {
@@ -600,14 +621,14 @@ static void test_ap_assoc_flood(void)
         deauth_from(&a, A, A->mac);
         flood(&a, A, nfake, nfake + 1, false);
         nfake++;
-        run_ms(&a, A, 20);
+        qbcm_run_ms(&a, A, 20);
     }
     for (int r = 0; r < 3; r++) {
         g_assert_cmpint(j[r].auth, ==, 0);
         g_assert_cmpint(j[r].assoc, ==, 0);
         g_assert_cmpint(j[r].evict, ==, 5);
     }
-    air_close(&a, 1);
+    qbcm_air_close(&a, 1);
 }
 
 /* ---- a WPA2 supplicant, written from the standard ---------------------- */
@@ -666,10 +687,10 @@ static void prf384(const uint8_t *key, const char *label,
  * The last EAPOL-Key frame from the AP to @c with Key Information @info in
  * @c's RX ring, copied to @out (256 bytes); its length, 0 if none
  */
-static size_t rx_eapol(Air *a, Card *c, uint16_t info, uint8_t *out)
+static size_t rx_eapol(QBcmAir *a, QBcmCard *c, uint16_t info, uint8_t *out)
 {
     unsigned cd =
-        (rl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS) & 0x1fff) / 16;
+        (qbcm_rx_cd(c)) / 16;
     uint8_t rx[D11_RX_FW598_BUFSIZE];
     size_t found = 0;
 
@@ -690,8 +711,9 @@ static size_t rx_eapol(Air *a, Card *c, uint16_t info, uint8_t *out)
 }
 
 /* message 2 or 4 (@info), an answer to @m (replay counter), from @c */
-static void eapol_reply(Air *a, Card *c, const uint8_t *m, uint16_t info,
-                        const uint8_t *snonce, const uint8_t *kck)
+static void eapol_reply(QBcmAir *a, QBcmCard *c, const uint8_t *m,
+                        uint16_t info, const uint8_t *snonce,
+                        const uint8_t *kck)
 {
     static const uint8_t rsn[] = {
         48, 20, 1, 0, 0x00, 0x0f, 0xac, 4, 1, 0, 0x00, 0x0f, 0xac, 4,
@@ -700,7 +722,7 @@ static void eapol_reply(Air *a, Card *c, const uint8_t *m, uint16_t info,
     size_t kdl = snonce ? sizeof(rsn) : 0;
     uint8_t f[256] = { 0 }, *e = f + 32, *k = e + 4, mic[20];
 
-    mgmt(f, 0x08, c->mac);
+    qbcm_mgmt(f, 0x08, c->mac);
     f[1] = 0x01;
     memcpy(f + 24, "\xaa\xaa\x03\x00\x00\x00\x88\x8e", 8);
     e[0] = 2;
@@ -716,15 +738,15 @@ static void eapol_reply(Air *a, Card *c, const uint8_t *m, uint16_t info,
     stw_be_p(k + 93, kdl);
     hmac_sha1(kck, 16, e, 4 + 95 + kdl, NULL, 0, mic);
     memcpy(k + 77, mic, 16);                /* HMAC-SHA1-128 */
-    tx_room(a, c);
-    post(a, c, f, 32 + 4 + 95 + kdl, true, 0xc, true);
+    qbcm_tx_room(a, c);
+    qbcm_post(a, c, f, 32 + 4 + 95 + kdl, true, 0xc, true);
 }
 
 /*
  * @c runs the 4-way handshake with the AP as a supplicant that knows the
  * PMK: true when message 3 came with a MIC over our PTK and message 4 went
  */
-static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
+static bool supplicant(QBcmAir *a, QBcmCard *c, const uint8_t *pmk)
 {
     static const uint8_t bssid[6] = { 2, 0xaa, 0, 0, 0, 3 };
     uint8_t m[256], d[76], ptk[48], snonce[32], mic[20], buf[256];
@@ -733,7 +755,7 @@ static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
     bool aa_first = memcmp(bssid, c->mac, 6) < 0;
 
     for (int i = 0; i < 50 && !n; i++) {
-        run_ms(a, c, 10);
+        qbcm_run_ms(a, c, 10);
         n = rx_eapol(a, c, 0x008a, m);      /* ACK, pairwise, v2 */
     }
     if (!n) {
@@ -755,7 +777,7 @@ static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
     eapol_reply(a, c, m, 0x010a, snonce, ptk);
     n = 0;
     for (int i = 0; i < 50 && !n; i++) {
-        run_ms(a, c, 10);
+        qbcm_run_ms(a, c, 10);
         n = rx_eapol(a, c, 0x13ca, m);      /* + install, MIC, secure */
     }
     if (!n) {
@@ -769,7 +791,7 @@ static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
     hmac_sha1(ptk, 16, buf, elen, NULL, 0, mic);
     g_assert_cmpmem(mic, 16, m + 32 + 81, 16);
     eapol_reply(a, c, m, 0x030a, NULL, ptk);
-    run_ms(a, c, 20);
+    qbcm_run_ms(a, c, 20);
     return true;
 }
 
@@ -780,11 +802,12 @@ static bool supplicant(Air *a, Card *c, const uint8_t *pmk)
  * joins at once and at 60 s and 340 s, completes the handshake, and keeps
  * its place through the next floods.
  */
-static void test_ap_assoc_flood_wpa2(void)
+static void test_ap_assoc_flood_wpa2(const void *data)
 {
+    const char *chip = data;
     static const unsigned at_s[] = { 0, 60, 340 };
-    Air a;
-    Card *A = &a.c[0];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0];
     uint8_t pmk[32];
     unsigned t = 0;
     Join j[3];
@@ -797,7 +820,8 @@ static void test_ap_assoc_flood_wpa2(void)
                     "\x90\xb3\x8a\x5f\x90\x2e\x83\xfe\x1b\x13\x5a\x70\xe2"
                     "\x3a\xed\x76\x2e\x97\x10\xa1\x2e", 32);
     psk("flood-test-passphrase", "QEMU", pmk);
-    air_open(&a, 1, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 1, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03,passphrase=flood-test-passphrase",
     });
@@ -809,7 +833,7 @@ static void test_ap_assoc_flood_wpa2(void)
             idle_ms(&a, A, 1000);
         }
         flood(&a, A, 0, FLOOD_STA, true);
-        run_ms(&a, A, 50);
+        qbcm_run_ms(&a, A, 50);
         j[r] = join(&a, A, true);
         keys[r] = j[r].assoc == 0 && supplicant(&a, A, pmk);
         /* the flood goes on: the station keeps its place */
@@ -819,14 +843,14 @@ static void test_ap_assoc_flood_wpa2(void)
             }
             idle_ms(&a, A, 1000);
         }
-        kicked[r] = rx_scan(&a, A, 0xc0, A->mac).count;
+        kicked[r] = qbcm_rx_scan(&a, A, 0xc0, A->mac).count;
         g_test_message("at %u s: authentication status %d, association "
                        "status %d, deauthentication reason %d, handshake "
                        "%d, deauthenticated %d times since", at_s[r],
                        j[r].auth, j[r].assoc, j[r].evict, keys[r],
                        kicked[r]);
         deauth_from(&a, A, A->mac);
-        run_ms(&a, A, 20);
+        qbcm_run_ms(&a, A, 20);
     }
     for (int r = 0; r < 3; r++) {
         g_assert_cmpint(j[r].auth, ==, 0);
@@ -835,7 +859,7 @@ static void test_ap_assoc_flood_wpa2(void)
         g_assert_true(keys[r]);
         g_assert_cmpint(kicked[r], ==, 0);
     }
-    air_close(&a, 1);
+    qbcm_air_close(&a, 1);
 }
 
 /*
@@ -846,27 +870,29 @@ static void test_ap_assoc_flood_wpa2(void)
  * push A out).  A real station B that comes at 60 s gets in, passes
  * traffic too, and stays.
  */
-static void test_ap_flood_keeps_active(void)
+static void test_ap_flood_keeps_active(const void *data)
 {
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    const char *chip = data;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     unsigned nfake = FLOOD_STA - 1;
     int kicked_a = 0, kicked_b = 0;
     Join jb = { -1, -1, -1 };
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
+        .chip = chip,
         .more = "-device wifi-ap,medium=air0,ssid=QEMU,channel=6,"
                "bssid=02:aa:00:00:00:03",
     });
-    ap_join(&a, A, A->mac);
+    qbcm_ap_join(&a, A, A->mac);
     data_from(&a, A, A->mac);
     flood(&a, B, 0, nfake, false);
-    run_ms(&a, A, 50);
-    rx_rewind(A);
+    qbcm_run_ms(&a, A, 50);
+    qbcm_rx_rewind(A);
     for (unsigned t = 0; t < 340; t++) {
         if (t == 60) {
             jb = join(&a, B, false);
-            rx_rewind(B);
+            qbcm_rx_rewind(B);
         }
         if (t % 5 == 0) {
             data_from(&a, A, A->mac);
@@ -882,13 +908,13 @@ static void test_ap_flood_keeps_active(void)
             nfake += 40;
         }
         idle_ms(&a, A, 1000);
-        rl(B, D11 + A_D11_GEN_IRQ_REASON);
+        qbcm_rl(B, D11 + A_D11_GEN_IRQ_REASON);
         if (t % 10 == 9) {
-            kicked_a += rx_scan(&a, A, 0xc0, A->mac).count;
-            rx_rewind(A);
+            kicked_a += qbcm_rx_scan(&a, A, 0xc0, A->mac).count;
+            qbcm_rx_rewind(A);
             if (t > 60) {
-                kicked_b += rx_scan(&a, B, 0xc0, B->mac).count;
-                rx_rewind(B);
+                kicked_b += qbcm_rx_scan(&a, B, 0xc0, B->mac).count;
+                qbcm_rx_rewind(B);
             }
         }
     }
@@ -900,24 +926,37 @@ static void test_ap_flood_keeps_active(void)
     g_assert_cmpint(jb.evict, ==, 5);
     g_assert_cmpint(kicked_a, ==, 0);
     g_assert_cmpint(kicked_b, ==, 0);
-    air_close(&a, 2);
+    qbcm_air_close(&a, 2);
+}
+
+/* /bcm43xx/<chip>/robust/<name> */
+static void add_test(const char *chip, const char *name,
+                     void (*fn)(const void *))
+{
+    g_autofree char *path = g_strdup_printf("/bcm43xx/%s/robust/%s", chip,
+                                            name);
+
+    qtest_add_data_func(path, chip, fn);
 }
 
 int main(int argc, char **argv)
 {
+    static const char *const chips[] = { "bcm4331", "bcm43224" };
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/bcm4331/robust/tx-short-frames", test_tx_short);
-    qtest_add_func("/bcm4331/robust/arq-short-frame", test_arq_short);
-    qtest_add_func("/bcm4331/robust/unplug-by-own-dma", test_unplug_by_dma);
-    qtest_add_func("/bcm4331/robust/ap-auth-flood", test_ap_auth_flood);
-    qtest_add_func("/bcm4331/robust/ap-retry-dup", test_ap_retry_dup);
-    qtest_add_func("/bcm4331/robust/ap-inactivity", test_ap_inactivity);
-    qtest_add_func("/bcm4331/robust/ap-assoc-flood", test_ap_assoc_flood);
-    qtest_add_func("/bcm4331/robust/ap-assoc-flood-wpa2",
-                   test_ap_assoc_flood_wpa2);
-    qtest_add_func("/bcm4331/robust/ap-flood-keeps-active",
-                   test_ap_flood_keeps_active);
+    for (int i = 0; i < ARRAY_SIZE(chips); i++) {
+        add_test(chips[i], "unplug-by-own-dma", test_unplug_by_dma);
+        add_test(chips[i], "arq-short-frame", test_arq_short);
+        add_test(chips[i], "tx-short-frames", test_tx_short);
+        add_test(chips[i], "ap-auth-flood", test_ap_auth_flood);
+        add_test(chips[i], "ap-retry-dup", test_ap_retry_dup);
+        add_test(chips[i], "ap-inactivity", test_ap_inactivity);
+        add_test(chips[i], "ap-assoc-flood", test_ap_assoc_flood);
+        add_test(chips[i], "ap-assoc-flood-wpa2", test_ap_assoc_flood_wpa2);
+        add_test(chips[i], "ap-flood-keeps-active",
+                 test_ap_flood_keeps_active);
+    }
 
     return g_test_run();
 }

@@ -19,8 +19,13 @@
 
 #include "qemu/osdep.h"
 #include <signal.h>
-#include "bcm4331-qtest.h"
-#include "bcm4331-air.h"
+#include "qemu/bswap.h"
+#include "libqtest.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
+#include "libqos/bcm43xx.h"
+#include "net/wifi/ieee80211.h"
 #include "qobject/qlist.h"
 
 typedef struct {
@@ -91,7 +96,7 @@ static void test_failed_complete(void)
     garbage[13] = 0xb5;
     qts = qtest_initf("-M none -netdev stream,id=l0,server=on,"
                       "addr.type=unix,addr.path=%s", sock);
-    fd = stream_connect(qts, sock);
+    fd = qbcm_stream_connect(qts, sock);
 
     /* the scenario does not load: refused, with the file's error */
     r = qtest_qmp(qts, "{ 'execute': 'object-add', 'arguments': { "
@@ -103,7 +108,7 @@ static void test_failed_complete(void)
     qobject_unref(r);
     /* a peer's packets: nothing of the freed medium may be reached */
     for (i = 0; i < 8; i++) {
-        peer_send(fd, garbage, sizeof(garbage));
+        qbcm_peer_send(fd, garbage, sizeof(garbage));
     }
     g_usleep(100 * 1000);
     qtest_clock_step(qts, 1000 * 1000);
@@ -119,7 +124,7 @@ static void test_failed_complete(void)
     }
     qobject_unref(r);
     /* ... and gets what the peer sends (a bad header: rejected, counted) */
-    peer_send(fd, garbage, sizeof(garbage));
+    qbcm_peer_send(fd, garbage, sizeof(garbage));
     for (i = 0; qom_int(qts, "/objects/air1", "rx-rejected") < 1; i++) {
         g_assert_cmpint(i, <, 1000);
         g_usleep(10 * 1000);
@@ -384,14 +389,14 @@ static void test_loadvm_tx_fifo(void)
     const char *img = tmp_file(&t, 0, "vm.qcow2", "");
     g_autofree char *more = g_strdup_printf(
         "-blockdev driver=file,node-name=f0,filename=%s", img);
-    Air a;
-    Card *A = &a.c[0], *B = &a.c[1];
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
     uint8_t f[1100];
     uint16_t cookie;
     size_t len;
     uint32_t st;
 
-    air_open(&a, 2, NULL, &(AirOpts) {
+    qbcm_air_open(&a, 2, NULL, &(QBcmAirOpts) {
         .medium = ",airtime=on",
         .more = more,
     });
@@ -405,25 +410,25 @@ static void test_loadvm_tx_fifo(void)
                             "'node-name': 'd0', 'file': 'f0' } }"));
     snapshot(a.qts, "snapshot-save", "s");
 
-    len = frame(f, B->mac, A->mac, 1000);
+    len = qbcm_frame(f, B->mac, A->mac, 1000);
     for (int i = 0; i < 3; i++) {
-        post(&a, A, f, len, true, 0xc, true);
+        qbcm_post(&a, A, f, len, true, 0xc, true);
     }
-    g_assert_cmphex(tx_cd(A), ==, 3 * 32);          /* in the FIFO */
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 3 * 32);     /* in the FIFO */
     snapshot(a.qts, "snapshot-load", "l");
-    g_assert_cmphex(tx_cd(A), ==, 0);
-    g_assert_cmphex(rx_cd(B), ==, 0);
+    g_assert_cmphex(qbcm_tx_cd(A), ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0);
 
     A->txslot = 0;
-    cookie = post(&a, A, f, len, true, 0xc, true);
+    cookie = qbcm_post(&a, A, f, len, true, 0xc, true);
     qtest_clock_step(a.qts, 10 * 1000 * 1000);
-    st = rl(A, D11 + A_D11_XMITSTAT_0);
+    st = qbcm_rl(A, D11 + A_D11_XMITSTAT_0);
     g_assert_cmphex(st & 1, ==, 1);
     g_assert_cmphex(st >> 16, ==, cookie);
     g_assert_cmphex(st & 3, ==, 3);                 /* sent, acknowledged */
-    g_assert_cmphex(rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
-    g_assert_cmphex(rx_cd(B), ==, 0x10);            /* that one only */
-    air_close(&a, 2);
+    g_assert_cmphex(qbcm_rl(A, D11 + A_D11_XMITSTAT_0) & 1, ==, 0);
+    g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);       /* that one only */
+    qbcm_air_close(&a, 2);
     tmp_free(&t);
 }
 

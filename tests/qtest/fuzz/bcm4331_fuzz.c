@@ -15,7 +15,7 @@
  * deterministically; what the medium sends to the netdev goes to a hub
  * with no other port.  Before each input the card is brought up as b43
  * does it (firmware stub, channel 6, RX ring on engine 0, TX ring on
- * engine 1; card_up() of tests/qtest/bcm4331-air.h).
+ * engine 1; qbcm_card_up() of tests/qtest/libqos/bcm43xx.c).
  *
  * Input: records { uint8_t kind; uint8_t flags; uint16_t len (LE); data };
  * kind & 15 selects (10..15 are 2..7 again, the kinds of kind % 8 before
@@ -72,7 +72,7 @@
 #include "net/wifi/ieee80211.h"
 #include "net/hub.h"
 #include "fuzz.h"
-#include "tests/qtest/libqos/bcm4331.h"
+#include "tests/qtest/libqos/bcm43xx.h"
 
 #define CARD_DEVFN      QPCI_DEVFN(4, 0)
 #define MACCTL_INFRA    (1u << 17)
@@ -234,17 +234,17 @@ static void card_up(QTestState *s, PeerCard *c)
     qpci_device_enable(c->dev);
     c->bar0 = qpci_iomap(c->dev, 0, NULL);
     c->txslot = 0;
-    qbcm4331_core_up(c->dev, c->bar0);
-    qbcm4331_fw_start(c->dev, c->bar0);
-    qbcm4331_radio_up(c->dev, c->bar0, card_mac);
-    qbcm4331_set_ring(c->dev, c->bar0, 1, false, TXRING);
+    qbcm43xx_core_up(c->dev, c->bar0);
+    qbcm43xx_fw_start(c->dev, c->bar0);
+    qbcm43xx_radio_up(c->dev, c->bar0, card_mac);
+    qbcm43xx_set_ring(c->dev, c->bar0, 1, false, TXRING);
     for (int k = 0; k < RING_SLOTS; k++) {
         desc(s, 0, k == RING_SLOTS - 1 ? D11_DESC_CTL0_DTABLEEND : 0,
              D11_RX_FW598_BUFSIZE, RXBUF + 2400 * k, ring + 16 * k);
     }
     qtest_memwrite(s, RXRING, ring, 16 * RING_SLOTS);
-    qbcm4331_set_ring(c->dev, c->bar0, 0, true, RXRING);
-    qbcm4331_enable(c->dev, c->bar0);
+    qbcm43xx_set_ring(c->dev, c->bar0, 0, true, RXRING);
+    qbcm43xx_enable(c->dev, c->bar0);
 }
 
 static void card_down(PeerCard *c)
