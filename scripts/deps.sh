@@ -28,14 +28,14 @@ esac
 # scenario files, libvdeplug for -netdev vde); at run time SeaBIOS and
 # Debian's QEMU firmware data (linuxboot_dma.bin for -kernel: Debian's
 # QEMU source drops the blobs); the guest image (scripts/build-guest.py:
-# cpio, xz, zstd, depmod, busybox).
+# cpio, xz, zstd, depmod, busybox, file).
 pkgs=(
     build-essential pkg-config ccache ninja-build dpkg-dev
     python3 python3-venv python3-setuptools
     libglib2.0-dev libpixman-1-dev libslirp-dev zlib1g-dev libconfig-dev
     libvdeplug-dev
     seabios qemu-system-data
-    cpio xz-utils zstd kmod busybox-static
+    cpio xz-utils zstd kmod busybox-static file
 )
 # name from bookworm-backports: bookworm's is too old (QEMU 10 wants >= 1.5)
 bpo=(meson)
