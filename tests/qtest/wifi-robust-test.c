@@ -435,14 +435,14 @@ static void test_loadvm_tx_fifo(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    qtest_add_func("/wifi/robust/failed-complete", test_failed_complete);
-    qtest_add_func("/wifi/robust/scenario-walk-edge", test_scenario_edge);
-    qtest_add_func("/wifi/robust/scenario-numbers", test_scenario_numbers);
-    qtest_add_func("/wifi/robust/traffic-default-interval",
+    qtest_add_func("/net/wifi/robust/failed-complete", test_failed_complete);
+    qtest_add_func("/net/wifi/robust/scenario-walk-edge", test_scenario_edge);
+    qtest_add_func("/net/wifi/robust/scenario-numbers", test_scenario_numbers);
+    qtest_add_func("/net/wifi/robust/traffic-default-interval",
                    test_traffic_interval);
-    qtest_add_func("/wifi/robust/pcap-bounded", test_pcap_bounded);
-    qtest_add_func("/wifi/robust/loadvm-tx-fifo", test_loadvm_tx_fifo);
-    qtest_add_func("/wifi/robust/stream-server-unlistened",
+    qtest_add_func("/net/wifi/robust/pcap-bounded", test_pcap_bounded);
+    qtest_add_func("/net/wifi/robust/loadvm-tx-fifo", test_loadvm_tx_fifo);
+    qtest_add_func("/net/wifi/robust/stream-server-unlistened",
                    test_stream_unlistened);
     return g_test_run();
 }
