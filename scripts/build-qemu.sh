@@ -152,7 +152,7 @@ if [ "$rc" -ne 0 ]; then
 fi
 # QEMU release trees build without -Werror: a warning in the project's own
 # files (say, a bool function returning nothing) must still stop the build.
-if grep -A3 -E '(hw/net/(bcm4331|wifi)/|tests/(qtest|unit)/.*(bcm4331|wifi)).*: warning:' \
+if grep -A3 -E '(hw/net/bcm43xx/|net/wifi/|tests/(qtest|unit)/.*(bcm4331|bcm43224|wifi)).*: warning:' \
         "$bdir/ninja.log"; then
     echo "build-qemu: compiler warnings in the project's sources (above)" >&2
     # (clang's, in a fuzzer build, are reported but do not stop it)
