@@ -28,7 +28,8 @@ while [ $# -gt 0 ]; do
     --asan) variant=asan ;;
     --fuzz) variant=fuzz ;;
     --fuzz-cov) variant=fuzz-cov ;;
-    --qemu) suite=${2:-}; shift ;;
+    --qemu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+            suite=$2; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
     esac
     shift
