@@ -28,7 +28,8 @@ usage="usage: patches.sh [--qemu trixie|sid] [--check]"
 while [ $# -gt 0 ]; do
     case $1 in
     --check) check=1 ;;
-    --qemu) suite=${2:-}; shift ;;
+    --qemu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+            suite=$2; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
     esac
     shift
