@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Add the apt entries this project needs (bookworm-backports binaries,
-# trixie sources for the qemu source package) using the mirror URI the
+# trixie sources for the qemu source package; sid sources for the newest
+# QEMU Debian has, scripts/build-qemu.sh --qemu sid) using the mirror URI the
 # machine's apt is already configured with.  No host name is written here:
 # the URI is read from /etc/apt/sources.list{,.d/*}.
+#
+# sid is a file of its own: a checkout whose script predates it rewrites
+# the first file to what it knows and leaves the second alone.
 set -euo pipefail
 
 out=/etc/apt/sources.list.d/bcm4331-qemu.sources
+out_sid=/etc/apt/sources.list.d/bcm4331-qemu-sid.sources
 
 # Print the first URI serving the 'bookworm' suite of Debian (deb822 or
 # one-line format).
@@ -15,7 +20,7 @@ find_uri() {
     local f
     for f in /etc/apt/sources.list.d/*.sources; do
         [ -e "$f" ] || continue
-        [ "$f" = "$out" ] && continue
+        [ "$f" = "$out" ] || [ "$f" = "$out_sid" ] && continue
         awk '
             BEGIN { RS=""; FS="\n" }
             {
@@ -61,10 +66,28 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOT
 )
 
+want_sid=$(cat <<EOT
+# Written by bcm4331-qemu scripts/apt-sources.sh (mirror taken from this
+# machine's own apt configuration): sources only.
+Types: deb-src
+URIs: $uri
+Suites: sid
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOT
+)
+
+update=${APT_UPDATE:-}
 if [ ! -f "$out" ] || [ "$(cat "$out")" != "$want" ]; then
     echo "apt-sources: adding bookworm-backports and trixie (deb-src) from the configured mirror"
     printf '%s\n' "$want" > "$out"
-    apt-get update -qq
-elif [ -n "${APT_UPDATE:-}" ]; then
+    update=1
+fi
+if [ ! -f "$out_sid" ] || [ "$(cat "$out_sid")" != "$want_sid" ]; then
+    echo "apt-sources: adding sid (deb-src) from the configured mirror"
+    printf '%s\n' "$want_sid" > "$out_sid"
+    update=1
+fi
+if [ -n "$update" ]; then
     apt-get update -qq
 fi

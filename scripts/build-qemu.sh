@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Build QEMU 10.0 (Debian's source package, Debian patches applied) with the
-# bcm4331 device overlaid.
+# Build QEMU (Debian's source package, Debian patches applied) with the
+# bcm4331 device overlaid: trixie's QEMU 10.0.x, or with --qemu sid the
+# newest QEMU Debian serves (its build directories get a -sid: build/qemu-sid/,
+# build/qemu-sid-asan/, ...).
 #
 #   scripts/build-qemu.sh           -> build/qemu/         (+ build/qemu-system-x86_64)
 #   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (ASan + UBSan, runs the qtests)
@@ -12,6 +14,8 @@
 #   scripts/build-qemu.sh --fuzz-cov -> build/qemu-fuzz-cov/ (libFuzzer with clang's
 #                                      source coverage, for scripts/fuzz.sh --coverage)
 #
+#   scripts/build-qemu.sh --qemu sid [--asan|...] -> build/qemu-sid[-asan|...]/
+#
 # The QEMU tree is unpacked once into build/src/qemu-<version>; the project's
 # files are symlinked into it (so an edit rebuilds incrementally) and a few
 # one-line hooks are added.  Everything is idempotent.
@@ -19,15 +23,26 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 variant=normal
 qtests=
-for a in "$@"; do
-    case $a in
+suite=trixie
+usage="usage: build-qemu.sh [--qemu trixie|sid] [--asan|--fuzz|--fuzz-cov] [--qtests]"
+while [ $# -gt 0 ]; do
+    case $1 in
     --asan) variant=asan ;;
     --fuzz) variant=fuzz ;;
     --fuzz-cov) variant=fuzz-cov ;;
     --qtests) qtests=1 ;;
-    *) echo "usage: build-qemu.sh [--asan|--fuzz|--fuzz-cov] [--qtests]" >&2; exit 2 ;;
+    --qemu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+            suite=$2; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
     esac
+    shift
 done
+# the suite's files: trixie keeps the names it always had
+case $suite in
+trixie) sfx= ;;
+sid)    sfx=-sid ;;
+*) echo "$usage" >&2; exit 2 ;;
+esac
 
 case $variant in
 fuzz*) [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" fuzz ;;
@@ -42,28 +57,54 @@ export PATH=/usr/lib/ccache:$PATH
 srcroot=$top/build/src
 mkdir -p "$srcroot"
 
-# --- 1. QEMU source from Debian's trixie suite ---------------------------
-ver=$(cd /tmp && apt-get source -q --print-uris qemu/trixie 2>/dev/null |
-      sed -n "s/.* qemu_\(.*\)\.dsc .*/\1/p" | head -n1 || true)
-if [ -z "$ver" ]; then
-    # fall back to whatever is already unpacked (offline rebuild)
-    ver=$(cat "$srcroot/qemu.version" 2>/dev/null || true)
-fi
-[ -n "$ver" ] || { echo "build-qemu: cannot find the qemu source package in trixie" >&2; exit 1; }
-upver=${ver%%-*}
-qsrc=$srcroot/qemu-$upver
-if [ ! -f "$qsrc/.bcm4331-unpacked" ]; then
-    echo "build-qemu: fetching Debian source package qemu $ver (trixie)"
-    rm -rf "$qsrc" "$srcroot/dl"
-    mkdir -p "$srcroot/dl"
-    (cd "$srcroot/dl" && apt-get source -q --download-only "qemu/trixie" >/dev/null 2>&1)
-    dsc=$(ls "$srcroot"/dl/qemu_*.dsc | head -n1)
+# --- 1. QEMU source from Debian's trixie (or sid) suite ------------------
+# build/src/qemu$sfx.version: the Debian version; build/src/dl$sfx: the package.
+# The suite's versions of the source package, newest first: sid's index may
+# list more than one, and the newest may not be served (yet) where this
+# machine's apt gets its files; the newest one that downloads is taken.
+srcdir() {   # the tree of upstream version $1
+    local d=$srcroot/qemu-$1 tv
+    # sid with the very release trixie has: a tree of its own all the same
+    # (Debian's patches may differ)
+    tv=$(cat "$srcroot/qemu.version" 2>/dev/null || true)
+    if [ "$suite" != trixie ] && [ "$1" = "${tv%%-*}" ]; then d=$d$sfx; fi
+    echo "$d"
+}
+ver=
+mapfile -t cands < <(apt-cache madison qemu 2>/dev/null |
+    awk -F' [|] ' -v s="$suite" '{ split($3, a, " ") }
+        a[3] == "Sources" && a[2] ~ "^" s "/" { print $2 }' | sort -rV)
+for c in "${cands[@]}"; do
+    v=${c#*:}                      # no epoch: 10.0.13+ds-0+deb13u1
+    qsrc=$(srcdir "${v%%-*}")
+    if [ -f "$qsrc/.bcm4331-unpacked" ]; then ver=$v; break; fi
+    echo "build-qemu: fetching Debian source package qemu $v ($suite)"
+    rm -rf "$srcroot/dl$sfx.new"
+    mkdir -p "$srcroot/dl$sfx.new"
+    if ! (cd "$srcroot/dl$sfx.new" && apt-get source -q --download-only "qemu=$c" >/dev/null 2>&1); then
+        echo "build-qemu: qemu $v is not served, trying the suite's next version"
+        rm -rf "$srcroot/dl$sfx.new"
+        continue
+    fi
+    rm -rf "$qsrc" "$srcroot/dl$sfx"
+    mv "$srcroot/dl$sfx.new" "$srcroot/dl$sfx"
+    dsc=$(ls "$srcroot"/dl$sfx/qemu_*.dsc | head -n1)
     # dpkg-source applies Debian's patch series (3.0 quilt)
     dpkg-source -q -x --no-check "$dsc" "$qsrc" >/dev/null
     # kept: scripts/patches.sh makes its series against this source
-    echo "$ver" > "$srcroot/qemu.version"
+    echo "$v" > "$srcroot/qemu$sfx.version"
     touch "$qsrc/.bcm4331-unpacked"
+    ver=$v
+    break
+done
+if [ -z "$ver" ]; then
+    # fall back to whatever is already unpacked (offline rebuild)
+    ver=$(cat "$srcroot/qemu$sfx.version" 2>/dev/null || true)
+    [ -n "$ver" ] && qsrc=$(srcdir "${ver%%-*}")
 fi
+[ -n "$ver" ] && [ -f "$qsrc/.bcm4331-unpacked" ] ||
+    { echo "build-qemu: cannot find the qemu source package in $suite" >&2; exit 1; }
+upver=${ver%%-*}
 echo "build-qemu: QEMU $(cat "$qsrc/VERSION") from Debian source package qemu $ver"
 
 # --- 2. overlay -----------------------------------------------------------
@@ -86,25 +127,25 @@ features=(--enable-slirp --enable-pixman
 # (QEMU's scripts/oss-fuzz/instrumentation-filter-template)
 clang=(--cc=clang-14 --cxx=clang++-14 --objcc=clang-14)
 case $variant in
-normal)   bdir=$top/build/qemu
+normal)   bdir=$top/build/qemu$sfx
           # VDE: the guest tests' second transport across hosts (test_netns)
           conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
                 --enable-vde --firmwarepath=$fwpath) ;;
-asan)     bdir=$top/build/qemu-asan
+asan)     bdir=$top/build/qemu$sfx-asan
           # gcc's -fsanitize=undefined leaves out float-cast-overflow (a
           # double out of an integer's range converted: a scenario file's
           # 1e300): named here
           conf=("${base[@]}" --enable-kvm "${features[@]}" --enable-trace-backends=log
                 --firmwarepath=$fwpath --enable-asan --enable-ubsan --disable-werror
                 "--extra-cflags=-fsanitize=float-cast-overflow") ;;
-fuzz)     bdir=$top/build/qemu-fuzz
+fuzz)     bdir=$top/build/qemu$sfx-fuzz
           # UBSan: float-cast-overflow named (clang's -fsanitize=undefined
           # has it, gcc's does not), and every finding fatal wherever the
           # binary runs (not only with UBSAN_OPTIONS=halt_on_error=1)
           conf=("${clang[@]}" "${base[@]}" "${features[@]}" --firmwarepath=$fwpath
                 --enable-fuzzing --enable-asan --enable-ubsan --disable-werror
                 "--extra-cflags=-fsanitize=float-cast-overflow -fno-sanitize-recover=undefined") ;;
-fuzz-cov) bdir=$top/build/qemu-fuzz-cov
+fuzz-cov) bdir=$top/build/qemu$sfx-fuzz-cov
           conf=("${clang[@]}" "${base[@]}" "${features[@]}" --firmwarepath=$fwpath
                 --enable-fuzzing --disable-werror
                 "--extra-cflags=-fprofile-instr-generate -fcoverage-mapping") ;;
@@ -166,7 +207,7 @@ if [ "$rc" -ne 0 ]; then
 fi
 # QEMU release trees build without -Werror: a warning in the project's own
 # files (say, a bool function returning nothing) must still stop the build.
-if grep -A3 -E '(hw/net/(bcm4331|wifi)/|tests/(qtest|unit)/.*(bcm4331|wifi)).*: warning:' \
+if grep -A3 -E '(hw/net/bcm43xx/|net/wifi/|tests/(qtest|unit)/.*(bcm4331|bcm43224|wifi)).*: warning:' \
         "$bdir/ninja.log"; then
     echo "build-qemu: compiler warnings in the project's sources (above)" >&2
     # (clang's, in a fuzzer build, are reported but do not stop it)
@@ -179,6 +220,6 @@ for d in ${fwpath//:/ }; do
     ln -sfn "$d" "$bdir/qemu-bundle$d"
 done
 if [ "$variant" = normal ]; then
-    ln -sfn qemu/qemu-system-x86_64 "$top/build/qemu-system-x86_64"
+    ln -sfn "qemu$sfx/qemu-system-x86_64" "$top/build/qemu$sfx-system-x86_64"
 fi
-ln -sfn "$qsrc" "$top/build/qemu-src"
+ln -sfn "$qsrc" "$top/build/qemu$sfx-src"

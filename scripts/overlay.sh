@@ -106,14 +106,36 @@ if has qemu-fix; then
     # sent meanwhile made net_stream_receive() write to a NULL channel (the
     # wifi-ap's first beacon did).  The trailing comment keeps the line
     # unique: hook skips a line that is already in the file.
-    hook net/stream.c '^    qemu_set_info_str[(]&s->nc, "initializing"[)];$' \
-        '    s->nc.link_down = true;     /* no client yet: nothing to write to */'
+    # The line goes before net_stream_server_init()'s "return 0;", after
+    # its listen call: lines that QEMU 10.0 and 10.2 share (10.2 moved the
+    # state into NetStreamData, "s" became "d"), so that one patch applies
+    # to both (scripts/patches.sh makes it with two lines of context).
+    unhook net/stream.c '    s->nc.link_down = true;     /* no client yet: nothing to write to */'
+    line='    nc->link_down = true;       /* no client yet: nothing to write to */'
+    if ! grep -qxF "$line" "$q/net/stream.c"; then
+        awk -v l="$line" '
+            /^                                    net_stream_server_listening, [sd],$/ { st = 1 }
+            st == 1 && /^                                    NULL, NULL[)];$/ { st = 2; print; next }
+            st == 2 && /^$/ { st = 3; print; next }
+            st == 3 && /^    return 0;$/ { print l; st = 4 }
+            st == 2 || st == 3 { st = 0 }
+            { print }
+            END { if (st != 4) exit 1 }' "$q/net/stream.c" > "$q/net/stream.c.tmp" ||
+            { echo "overlay: no net_stream_server_init() listen call in net/stream.c" >&2; exit 1; }
+        mv "$q/net/stream.c.tmp" "$q/net/stream.c"
+    fi
 fi
+# Where a hook goes: a line whose three lines either side are the same in
+# QEMU 10.0 and 10.2 where it can, so that one patch series applies to both
+# (scripts/patches.sh); the trace-events list, qapi/meson.build and the
+# devices' toctree differ near the obvious places, so our lines go at the
+# end of the trace-events list, after the system-only QAPI modules, and
+# in a toctree of their own.
 if has wifi-lib; then
     # the medium and its libraries are a backend, as net/can is
     hook net/meson.build "^subdir[(]'can'[)]$" "subdir('wifi')"
     kconfig wifi
-    hook meson.build "^    'net',$" "    'net/wifi',"
+    hook meson.build "^    'hw/remote',$" "    'net/wifi',"
 fi
 if has wifi-ap; then
     hook hw/net/meson.build "^subdir[(]'can'[)]" "subdir('wifi')"
@@ -130,7 +152,17 @@ if has wifi-medium; then
     # QMP control of the air (qapi/wifi.json): a schema module of its own
     hook qapi/qapi-schema.json "^[{] 'include': 'uefi.json' [}]$" \
         "{ 'include': 'wifi.json' }"
-    hook qapi/meson.build "^    'uefi',$" "    'wifi',"
+    unhook qapi/meson.build "    'wifi',"
+    line="qapi_all_modules += have_system ? ['wifi'] : []"
+    if ! grep -qxF "$line" "$q/qapi/meson.build"; then
+        awk -v l="$line" '
+            /^    .uefi.,$/ { st = 1 }
+            { print }
+            st == 1 && /^endif$/ { print l; st = 2 }
+            END { if (st != 2) exit 1 }' "$q/qapi/meson.build" > "$q/qapi/meson.build.tmp" ||
+            { echo "overlay: no system-only QAPI module list in qapi/meson.build" >&2; exit 1; }
+        mv "$q/qapi/meson.build.tmp" "$q/qapi/meson.build"
+    fi
     /usr/bin/python3 - "$q/qapi/qom.json" "$top/scripts/qom-wifi-medium.json" <<'PY'
 import sys
 path, block = sys.argv[1], open(sys.argv[2]).read()
@@ -188,5 +220,17 @@ if has qtest; then
     fi
 fi
 if has docs; then
-    hook docs/system/device-emulation.rst "^   devices/can.rst$" "   devices/bcm4331.rst"
+    # a toctree of its own before the devices' one
+    if ! grep -qxF "   devices/bcm4331.rst" "$q/docs/system/device-emulation.rst"; then
+        awk '
+            !done && /^[.][.] toctree::$/ {
+                print; print "   :maxdepth: 1"; print ""; print "   devices/bcm4331.rst"
+                print ""; done = 1
+            }
+            { print }
+            END { if (!done) exit 1 }' "$q/docs/system/device-emulation.rst" \
+            > "$q/docs/system/device-emulation.rst.tmp" ||
+            { echo "overlay: no toctree in docs/system/device-emulation.rst" >&2; exit 1; }
+        mv "$q/docs/system/device-emulation.rst.tmp" "$q/docs/system/device-emulation.rst"
+    fi
 fi

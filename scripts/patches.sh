@@ -9,7 +9,13 @@
 #                                 checkpatch.pl on every patch
 #   scripts/patches.sh --check    ... and build the tree after every patch
 #                                 (configure + ninja), the last one with our
-#                                 qtests run against it
+#                                 qtests run against it; and git am the
+#                                 series onto the other suite's QEMU too
+#                                 (when scripts/build-qemu.sh fetched it)
+#   scripts/patches.sh --qemu sid [--check]
+#                                 the same against the QEMU of
+#                                 scripts/build-qemu.sh --qemu sid, in
+#                                 build/patches-sid/
 #
 # The git tree the series is made in is build/patches/qemu (a commit of the
 # pristine tree, then one commit per patch).  Author and Signed-off-by: the
@@ -17,13 +23,25 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 check=
-case ${1:-} in
---check) check=1 ;;
-"") ;;
-*) echo "usage: patches.sh [--check]" >&2; exit 2 ;;
+suite=trixie
+usage="usage: patches.sh [--qemu trixie|sid] [--check]"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --check) check=1 ;;
+    --qemu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+            suite=$2; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
+    esac
+    shift
+done
+# the file names of scripts/build-qemu.sh's suites
+case $suite in
+trixie) sfx= other=sid osfx=-sid ;;
+sid)    sfx=-sid other=trixie osfx= ;;
+*) echo "$usage" >&2; exit 2 ;;
 esac
 
-out=$top/build/patches
+out=$top/build/patches$sfx
 tree=$out/qemu
 series=$out/series
 # The source we build: Debian's qemu source package (the upstream release,
@@ -31,20 +49,23 @@ series=$out/series
 # scripts/build-qemu.sh keeps the package in build/src/dl; fetch it again
 # if it is not there.
 srcroot=$top/build/src
-if [ ! -f "$srcroot/qemu.version" ]; then
-    BCM_SKIP_DEPS=${BCM_SKIP_DEPS:-} "$top/scripts/build-qemu.sh" >/dev/null
+if [ ! -f "$srcroot/qemu$sfx.version" ]; then
+    BCM_SKIP_DEPS=${BCM_SKIP_DEPS:-} "$top/scripts/build-qemu.sh" --qemu "$suite" >/dev/null
 fi
-pkgver=$(cat "$srcroot/qemu.version")
-dsc=$(ls "$srcroot"/dl/qemu_*.dsc 2>/dev/null | head -n1 || true)
+pkgver=$(cat "$srcroot/qemu$sfx.version")
+dsc=$(ls "$srcroot"/dl$sfx/qemu_*.dsc 2>/dev/null | head -n1 || true)
 if [ -z "$dsc" ]; then
     echo "patches: fetching Debian source package qemu $pkgver"
-    rm -rf "$srcroot/dl"
-    mkdir -p "$srcroot/dl"
-    # the suite scripts/build-qemu.sh takes it from (deb-src entries of
-    # scripts/apt-sources.sh); then the version must be the one we build
-    (cd "$srcroot/dl" && apt-get source -q --download-only "qemu/trixie" \
+    rm -rf "$srcroot/dl$sfx"
+    mkdir -p "$srcroot/dl$sfx"
+    # the version we build, as the suite's deb-src entry (scripts/apt-sources.sh)
+    # has it (with its epoch)
+    full=$(apt-cache madison qemu 2>/dev/null |
+           awk -F' [|] ' -v v="$pkgver" '{ x = $2; sub(/^[0-9]+:/, "", x) }
+                                          x == v { print $2; exit }')
+    (cd "$srcroot/dl$sfx" && apt-get source -q --download-only "qemu=${full:-$pkgver}" \
         >/dev/null 2>&1) || true
-    dsc=$(ls "$srcroot"/dl/qemu_"$pkgver".dsc 2>/dev/null | head -n1 || true)
+    dsc=$(ls "$srcroot"/dl$sfx/qemu_"$pkgver".dsc 2>/dev/null | head -n1 || true)
     if [ -z "$dsc" ]; then
         echo "patches: cannot fetch Debian's qemu $pkgver, the source we" \
              "build (rebuild with scripts/build-qemu.sh)" >&2
@@ -56,16 +77,23 @@ ver=${ver%+ds}
 name=$(git -C "$top" config user.name || echo "bcm4331-qemu authors")
 email=$(git -C "$top" config user.email || echo "")
 
+# a git tree of Debian's source package DSC (version V) in DIR
+pristine() {
+    local dsc=$1 v=$2 dir=$3
+    rm -rf "$dir"
+    dpkg-source -q -x --no-check "$dsc" "$dir" >/dev/null
+    rm -rf "$dir/debian" "$dir/.pc"
+    git -C "$dir" init -q
+    git -C "$dir" config user.name "$name"
+    git -C "$dir" config user.email "$email"
+    git -C "$dir" add -A
+    git -C "$dir" commit -q -m "QEMU ${v%%-*} (Debian qemu $v)"
+}
+
 echo "patches: QEMU $ver as Debian's source package qemu $pkgver has it"
 rm -rf "$tree" "$series"
 mkdir -p "$series" "$(dirname "$tree")"
-dpkg-source -q -x --no-check "$dsc" "$tree" >/dev/null
-rm -rf "$tree/debian" "$tree/.pc"
-git -C "$tree" init -q
-git -C "$tree" config user.name "$name"
-git -C "$tree" config user.email "$email"
-git -C "$tree" add -A
-git -C "$tree" commit -q -m "QEMU $ver (Debian qemu $pkgver)"
+pristine "$dsc" "$pkgver" "$tree"
 base=$(git -C "$tree" rev-parse HEAD)
 
 # part, then the commit message (subject, blank line, body)
@@ -212,6 +240,12 @@ limits and debugging; a MAINTAINERS entry for the new files."
 
 n=$(git -C "$tree" rev-list --count "$base"..HEAD)
 git -C "$tree" format-patch -q --cover-letter -o "$series" "$base"..HEAD
+# The net/stream.c fix with two lines of context: its third line before
+# differs between QEMU 10.0 and 10.2 (scripts/overlay.sh), the two lines
+# either side of it do not, and so the one patch applies to both
+git -C "$tree" format-patch -q -U2 --cover-letter -o "$series/u2" "$base"..HEAD
+mv "$series"/u2/0001-*.patch "$series/"
+rm -rf "$series/u2"
 /usr/bin/python3 - "$series"/0000-cover-letter.patch "$n" "$ver" <<'PY'
 import sys
 path, n, ver = sys.argv[1:]
@@ -254,6 +288,27 @@ for p in "$series"/0*.patch; do
         rm -f "$p.checkpatch"
     fi
 done
+
+# The same series onto the other suite's QEMU (trixie's 10.0.x, sid's
+# newest), with plain git am, when scripts/build-qemu.sh fetched it
+odsc=$(ls "$srcroot"/dl$osfx/qemu_*.dsc 2>/dev/null | head -n1 || true)
+if [ -n "$odsc" ]; then
+    over=$(basename "$odsc" .dsc)
+    over=${over#qemu_}
+    pristine "$odsc" "$over" "$out/qemu-$other"
+    if git -C "$out/qemu-$other" am -q $(ls "$series"/0*.patch | grep -v /0000-) \
+            >"$out/am-$other.log" 2>&1; then
+        echo "patches: git am onto QEMU ${over%%-*} ($other) too: $n patches applied"
+        rm -rf "$out/qemu-$other" "$out/am-$other.log"
+    else
+        echo "patches: the series does not apply with git am onto QEMU" \
+             "${over%%-*} ($other): $out/am-$other.log, $out/qemu-$other"
+        rc=1
+    fi
+else
+    echo "patches: no $other source in build/src (scripts/build-qemu.sh --qemu $other):" \
+         "git am onto it not tried"
+fi
 [ -z "$check" ] && exit $rc
 
 # --check: configure once, build after every patch (ccache keeps it short)

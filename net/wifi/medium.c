@@ -21,6 +21,7 @@
 #include "qom/object_interfaces.h"
 #include "hw/qdev-core.h"
 #include "net/wifi/medium.h"
+#include "net/wifi/qemu-compat.h"
 #include "medium-airtime.h"
 #include "medium-channel.h"
 #include "medium-link.h"
@@ -478,7 +479,7 @@ static const WifiMediumCounter wifi_medium_counters[] = {
       "because their ACK did not come back" },
 };
 
-static void wifi_medium_class_init(ObjectClass *klass, void *data)
+static void wifi_medium_class_init(ObjectClass *klass, QemuClassData data)
 {
     UserCreatableClass *uc = USER_CREATABLE_CLASS(klass);
 

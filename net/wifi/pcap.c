@@ -10,6 +10,7 @@
 #include "qemu/osdep.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
 #include <zlib.h>
 #include "pcap.h"
 #include "trace.h"

@@ -427,7 +427,7 @@ static const Property bcm43224_properties[] = {
 };
 
 /* what the chips share */
-static void bcm43xx_pci_class_init(ObjectClass *klass, void *data)
+static void bcm43xx_pci_class_init(ObjectClass *klass, QemuClassData data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
@@ -479,7 +479,7 @@ static void bcm43xx_pci_class_init(ObjectClass *klass, void *data)
 }
 
 /* a chip: its identity, its own properties and their descriptions */
-static void bcm43xx_chip_class_init(ObjectClass *klass, void *data)
+static void bcm43xx_chip_class_init(ObjectClass *klass, QemuClassData data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);

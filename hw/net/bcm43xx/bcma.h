@@ -15,7 +15,7 @@
 #ifndef HW_NET_BCM43XX_BCMA_H
 #define HW_NET_BCM43XX_BCMA_H
 
-#include "exec/memory.h"
+#include "net/wifi/qemu-compat.h"   /* MemoryRegion */
 #include "bcma-chip.h"
 #include "bcma-cc.h"
 #include "bcma-pcie.h"

@@ -19,7 +19,7 @@
 #ifndef HW_NET_BCM43XX_D11_CORE_H
 #define HW_NET_BCM43XX_D11_CORE_H
 
-#include "exec/memory.h"
+#include "net/wifi/qemu-compat.h"   /* MemoryRegion */
 #include "net/wifi/medium.h"
 #include "net/wifi/deferred.h"
 #include "d11-mac.h"

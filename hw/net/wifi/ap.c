@@ -35,6 +35,7 @@
 #include "net/net.h"
 #include "system/reset.h"
 #include "net/wifi/medium.h"
+#include "net/wifi/qemu-compat.h"
 #include "net/wifi/crypto.h"
 #include "qemu/guest-random.h"
 #include "net/eth.h"
@@ -770,7 +771,7 @@ static const Property wifi_ap_properties[] = {
     DEFINE_PROP_INT32("txpower", WifiApState, txpower, 20),
 };
 
-static void wifi_ap_class_init(ObjectClass *klass, void *data)
+static void wifi_ap_class_init(ObjectClass *klass, QemuClassData data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);

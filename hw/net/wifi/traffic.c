@@ -22,6 +22,7 @@
 #include "system/reset.h"
 #include "net/net.h"
 #include "net/wifi/medium.h"
+#include "net/wifi/qemu-compat.h"
 
 #define TYPE_WIFI_TRAFFIC "wifi-traffic"
 OBJECT_DECLARE_SIMPLE_TYPE(WifiTrafficState, WIFI_TRAFFIC)
@@ -250,7 +251,7 @@ static const Property wifi_traffic_properties[] = {
     DEFINE_PROP_INT32("txpower", WifiTrafficState, txpower, 20),
 };
 
-static void wifi_traffic_class_init(ObjectClass *klass, void *data)
+static void wifi_traffic_class_init(ObjectClass *klass, QemuClassData data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
