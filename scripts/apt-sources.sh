@@ -2,14 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Add the apt entries this project needs (bookworm-backports binaries,
-# trixie sources for the qemu source package; sid sources for the newest
-# QEMU Debian has, scripts/build-qemu.sh --qemu sid) using the mirror URI the
-# machine's apt is already configured with.  No host name is written here:
-# the URI is read from /etc/apt/sources.list{,.d/*}.
+# trixie sources for the qemu source package; with the argument "sid", sid
+# sources for the newest QEMU Debian has, scripts/build-qemu.sh --qemu sid)
+# using the mirror URI the machine's apt is already configured with.  No
+# host name is written here: the URI is read from /etc/apt/sources.list{,.d/*}.
 #
-# sid is a file of its own: a checkout whose script predates it rewrites
-# the first file to what it knows and leaves the second alone.
+#   scripts/apt-sources.sh          bookworm-backports, trixie (deb-src)
+#   scripts/apt-sources.sh sid      and sid (deb-src)
+#
+# sid is a file of its own, added only when asked for: the main job does not
+# depend on sid's index (an index apt refuses, such as a stale mirror's
+# expired Release file, would stop it), and a checkout whose script predates
+# it rewrites the first file to what it knows and leaves the second alone.
 set -euo pipefail
+case ${1:-} in
+""|sid) ;;
+*) echo "usage: apt-sources.sh [sid]" >&2; exit 2 ;;
+esac
 
 out=/etc/apt/sources.list.d/bcm4331-qemu.sources
 out_sid=/etc/apt/sources.list.d/bcm4331-qemu-sid.sources
@@ -83,7 +92,8 @@ if [ ! -f "$out" ] || [ "$(cat "$out")" != "$want" ]; then
     printf '%s\n' "$want" > "$out"
     update=1
 fi
-if [ ! -f "$out_sid" ] || [ "$(cat "$out_sid")" != "$want_sid" ]; then
+if [ "${1:-}" = sid ] &&
+   { [ ! -f "$out_sid" ] || [ "$(cat "$out_sid")" != "$want_sid" ]; }; then
     echo "apt-sources: adding sid (deb-src) from the configured mirror"
     printf '%s\n' "$want_sid" > "$out_sid"
     update=1

@@ -44,6 +44,9 @@ sid)    sfx=-sid ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
 
+# sid's sources are added only for a sid build (whatever BCM_SKIP_DEPS says:
+# the source package comes from there)
+[ "$suite" = trixie ] || "$top/scripts/apt-sources.sh" "$suite"
 case $variant in
 fuzz*) [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" fuzz ;;
 *)     [ -n "${BCM_SKIP_DEPS:-}" ] || "$top/scripts/deps.sh" ;;

@@ -7,12 +7,18 @@
 #
 #   scripts/patches.sh            build/patches/series/*.patch (+ cover letter),
 #                                 checkpatch.pl on every patch
-#   scripts/patches.sh --check    ... and build the tree after every patch
-#                                 (configure + ninja), the last one with our
-#                                 qtests run against it; and git am the
-#                                 series onto the other suite's QEMU too
-#                                 (when scripts/build-qemu.sh fetched it)
-#   scripts/patches.sh --qemu sid [--check]
+#   scripts/patches.sh --check    ... and build the tree of the whole series
+#                                 (configure + ninja: the emulator and every
+#                                 qtest of ours) and run those qtests; and
+#                                 git am the series onto the other suite's
+#                                 QEMU too (when scripts/build-qemu.sh
+#                                 fetched it)
+#   scripts/patches.sh --check-each
+#                                 ... and first build the tree after every
+#                                 patch (each one builds: bisectable); the
+#                                 QAPI schema and Kconfig patches rebuild
+#                                 most of QEMU, so this takes hours on 2 cores
+#   scripts/patches.sh --qemu sid [--check|--check-each]
 #                                 the same against the QEMU of
 #                                 scripts/build-qemu.sh --qemu sid, in
 #                                 build/patches-sid/
@@ -24,10 +30,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 check=
 suite=trixie
-usage="usage: patches.sh [--qemu trixie|sid] [--check]"
+each=
+usage="usage: patches.sh [--qemu trixie|sid] [--check|--check-each]"
 while [ $# -gt 0 ]; do
     case $1 in
     --check) check=1 ;;
+    --check-each) check=1 each=1 ;;
     --qemu) [ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
             suite=$2; shift ;;
     *) echo "$usage" >&2; exit 2 ;;
@@ -56,6 +64,7 @@ pkgver=$(cat "$srcroot/qemu$sfx.version")
 dsc=$(ls "$srcroot"/dl$sfx/qemu_*.dsc 2>/dev/null | head -n1 || true)
 if [ -z "$dsc" ]; then
     echo "patches: fetching Debian source package qemu $pkgver"
+    [ "$suite" = trixie ] || "$top/scripts/apt-sources.sh" "$suite"
     rm -rf "$srcroot/dl$sfx"
     mkdir -p "$srcroot/dl$sfx"
     # the version we build, as the suite's deb-src entry (scripts/apt-sources.sh)
@@ -311,18 +320,23 @@ else
 fi
 [ -z "$check" ] && exit $rc
 
-# --check: configure once, build after every patch (ccache keeps it short)
+# --check: configure once (as scripts/build-qemu.sh does, with our devices
+# file beside the tree: it is not part of the series), build after every
+# patch with --check-each, and the whole series' tree with every qtest
 bdir=$out/build
 rm -rf "$bdir"
 mkdir -p "$bdir"
 last=$(git -C "$tree" rev-parse HEAD)
-git -C "$tree" checkout -q "$base"
+[ -z "$each" ] || git -C "$tree" checkout -q "$base"
+devs=configs/devices/x86_64-softmmu/bcm43xx.mak
+cp "$top/$devs" "$tree/$devs"
 # Debian's meson (bookworm-backports) lives with /usr/bin/python3; the +ds
 # source has no firmware blobs: Debian's seabios and QEMU data packages
 (cd "$bdir" && "$tree/configure" --python=/usr/bin/python3 \
     --target-list=x86_64-softmmu \
-    --without-default-features --enable-tcg --enable-slirp --enable-pixman \
-    --enable-fdt=system --disable-docs --disable-download \
+    --without-default-features --without-default-devices \
+    --with-devices-x86_64=bcm43xx --enable-tcg --enable-slirp \
+    --enable-pixman --disable-docs --disable-download \
     --disable-install-blobs \
     --firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu \
     >configure.log 2>&1) ||
@@ -332,29 +346,46 @@ for d in /usr/share/qemu /usr/share/seabios /usr/lib/ipxe/qemu; do
     mkdir -p "$bdir/qemu-bundle$(dirname "$d")"
     ln -sfn "$d" "$bdir/qemu-bundle$d"
 done
-for c in $(git -C "$tree" rev-list --reverse "$base".."$last"); do
+build() {   # build() COMMIT: the emulator at that commit of the series
+    local c=$1 subj start=$SECONDS
     git -C "$tree" checkout -q "$c"
     subj=$(git -C "$tree" log -1 --format=%s "$c")
     if ninja -C "$bdir" qemu-system-x86_64 >"$bdir/ninja-${c:0:8}.log" 2>&1; then
-        echo "patches: builds: $subj"
+        echo "patches: builds ($((SECONDS - start)) s): $subj"
     else
         echo "patches: DOES NOT BUILD: $subj ($bdir/ninja-${c:0:8}.log)"
         rc=1
     fi
-done
-qts=$(cd "$tree/tests/qtest" && ls bcm4331*-test.c | sed 's/\.c$//')
-for t in $qts; do
+}
+if [ -n "$each" ]; then
+    for c in $(git -C "$tree" rev-list --reverse "$base".."$last"); do
+        build "$c"
+    done
+else
+    build "$last"
+fi
+# every qtest of ours the series carries, and qos-test's on the cards' nodes
+qts=$(cd "$tree/tests/qtest" && grep -L 'libqos_init(' bcm43*-test.c wifi-*-test.c |
+      sed 's/\.c$//')
+qstart=$SECONDS
+for t in $qts qos-test; do
     if ! ninja -C "$bdir" "tests/qtest/$t" >>"$bdir/ninja-qtests.log" 2>&1; then
         echo "patches: qtest $t does not build"
         rc=1
         continue
     fi
+    if [ "$t" = qos-test ]; then
+        run=("$top/scripts/qos-test.sh" tests/qtest/qos-test)
+    else
+        run=("tests/qtest/$t" --tap -k)
+    fi
     if (cd "$bdir" && QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-            "tests/qtest/$t" >"$bdir/$t.log" 2>&1); then
-        echo "patches: qtest $t: OK"
+            "${run[@]}" >"$bdir/$t.log" 2>&1); then
+        echo "patches: qtest $t: OK, $(grep -c '^ok ' "$bdir/$t.log") tests"
     else
         echo "patches: qtest $t: FAILED ($bdir/$t.log)"
         rc=1
     fi
 done
+echo "patches: qtests built and run in $((SECONDS - qstart)) s"
 exit $rc
