@@ -256,6 +256,11 @@ def main():
 
     fwdirs = {d: os.path.join(TOP, "build", "firmware-stubs", d)
               for d in ("b43", "brcm")}
+    for d in fwdirs.values():
+        # a guest without them probes the card and stops at its firmware
+        if not glob.glob(os.path.join(d, "*.fw")):
+            sys.exit("build-guest: no firmware stubs in %s: run "
+                     "firmware-stubs/gen-stubs.py first" % d)
     h = hashlib.sha256()
     for p in sorted(vers):
         h.update(("%s=%s\n" % (p, vers[p])).encode())

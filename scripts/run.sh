@@ -35,6 +35,8 @@ step() {
     echo "run: $name: $((SECONDS - start)) s"
 }
 step "dependencies" "$top/scripts/deps.sh"
+# the firmware stubs first: the guest image carries them
+step "firmware stubs" /usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
 # The guest image (mostly downloads and decompression) is made while QEMU
 # compiles; its output follows QEMU's.
 mkdir -p "$top/build"
@@ -43,7 +45,6 @@ gstart=$SECONDS
 /usr/bin/python3 "$top/scripts/build-guest.py" --kernel "$kernel" >"$glog" 2>&1 &
 gpid=$!
 step "QEMU" env BCM_SKIP_DEPS=1 "$top/scripts/build-qemu.sh"
-step "firmware stubs" /usr/bin/python3 "$top/firmware-stubs/gen-stubs.py"
 grc=0
 wait $gpid || grc=$?
 cat "$glog"
