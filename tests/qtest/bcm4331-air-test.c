@@ -713,28 +713,6 @@ static unsigned sent(QBcmCard *c, bool *acked)
     return (s >> 12) & 0xf;
 }
 
-/* query-wifi-air: the link from @from to @to */
-static QDict *air_link(QBcmAir *a, QDict **resp, const char *from,
-                       const char *to)
-{
-    QList *media, *links;
-    QListEntry *e;
-
-    *resp = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
-    media = qdict_get_qlist(*resp, "return");
-    g_assert_cmpuint(qlist_size(media), ==, 1);
-    links = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)), "links");
-    QLIST_FOREACH_ENTRY(links, e) {
-        QDict *l = qobject_to(QDict, qlist_entry_obj(e));
-
-        if (!strcmp(qdict_get_str(l, "from"), from) &&
-            !strcmp(qdict_get_str(l, "to"), to)) {
-            return l;
-        }
-    }
-    g_assert_not_reached();
-}
-
 /* query-wifi-air: counter @name of radio @radio */
 static int64_t air_radio(QBcmAir *a, const char *radio, const char *name)
 {
@@ -877,7 +855,7 @@ static void test_link_control(void)
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
     g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10);
-    l = air_link(&a, &resp, "card0", "card1");
+    l = qbcm_air_link(a.qts, &resp, "card0", "card1");
     g_assert_false(qdict_get_bool(l, "heard"));
     g_assert_true(qdict_get_bool(l, "configured"));
     qobject_unref(resp);
@@ -886,7 +864,7 @@ static void test_link_control(void)
     air_qmp_ok(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
                "'a': 'card1', 'b': 'card0', 'enabled': true, "
                "'attenuation': 98 } }");
-    l = air_link(&a, &resp, "card1", "card0");
+    l = qbcm_air_link(a.qts, &resp, "card1", "card0");
     g_assert_cmpfloat(qdict_get_double(l, "snr"), ==, 15.0);
     g_assert_cmpfloat(qdict_get_double(l, "signal"), ==, -80.0);
     g_assert_true(qdict_get_bool(l, "heard"));
@@ -942,7 +920,7 @@ static void test_link_control(void)
     g_assert_cmphex(qbcm_rx_cd(B), ==, cdb + 0x10);
     qtest_memread(a.qts, B->rxbuf + 2400 * (cdb / 0x10), rx, sizeof(rx));
     g_assert_cmpint((int8_t)rx[B->chip->rxh_power], ==, -92);
-    l = air_link(&a, &resp, "card0", "card1");
+    l = qbcm_air_link(a.qts, &resp, "card0", "card1");
     g_assert_cmpfloat(qdict_get_double(l, "distance"), ==, 3000.0);
     g_assert_false(qdict_get_bool(l, "configured"));
     qobject_unref(resp);
@@ -957,7 +935,7 @@ static void test_link_control(void)
     air_qmp_ok(&a, "{ 'execute': 'qom-set', 'arguments': { "
                "'path': '/objects/air0', 'property': 'noise-floor', "
                "'value': -60 } }");
-    l = air_link(&a, &resp, "card0", "card1");
+    l = qbcm_air_link(a.qts, &resp, "card0", "card1");
     g_assert_false(qdict_get_bool(l, "heard"));     /* -91.5 < -60 - 5 */
     qobject_unref(resp);
     qbcm_post(&a, A, f, len, true, 10, false);

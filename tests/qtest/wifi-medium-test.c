@@ -23,6 +23,7 @@
 #include "libqtest.h"
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
+#include "libqos/bcm43xx.h"
 
 #define MS              (1000 * 1000)
 
@@ -91,28 +92,6 @@ static int64_t air_radio(QTestState *qts, const char *radio,
     qobject_unref(r);
     g_assert_cmpint(v, >=, 0);
     return v;
-}
-
-/* query-wifi-air: the link from @from to @to (in *@resp, to unref) */
-static QDict *air_link(QTestState *qts, QDict **resp, const char *from,
-                       const char *to)
-{
-    QList *media, *links;
-    QListEntry *e;
-
-    *resp = qtest_qmp(qts, "{ 'execute': 'query-wifi-air' }");
-    media = qdict_get_qlist(*resp, "return");
-    g_assert_cmpuint(qlist_size(media), ==, 1);
-    links = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)), "links");
-    QLIST_FOREACH_ENTRY(links, e) {
-        QDict *l = qobject_to(QDict, qlist_entry_obj(e));
-
-        if (!strcmp(qdict_get_str(l, "from"), from) &&
-            !strcmp(qdict_get_str(l, "to"), to)) {
-            return l;
-        }
-    }
-    g_assert_not_reached();
 }
 
 /* query-wifi-air: medium value @name (a number) */
@@ -220,12 +199,12 @@ static void test_link_set(void)
 
     qmp_ok(qts, "{ 'execute': 'wifi-link-set', 'arguments': { "
            "'a': 'gen', 'b': 'rx', 'enabled': false } }");
-    l = air_link(qts, &resp, "gen", "rx");
+    l = qbcm_air_link(qts, &resp, "gen", "rx");
     g_assert_false(qdict_get_bool(l, "enabled"));
     g_assert_false(qdict_get_bool(l, "heard"));
     g_assert_true(qdict_get_bool(l, "configured"));
     qobject_unref(resp);
-    l = air_link(qts, &resp, "gen", "mon");
+    l = qbcm_air_link(qts, &resp, "gen", "mon");
     g_assert_true(qdict_get_bool(l, "heard"));
     qobject_unref(resp);
     radio_run(qts, "gen", true);
@@ -240,7 +219,7 @@ static void test_link_set(void)
 
     qmp_ok(qts, "{ 'execute': 'wifi-link-clear', 'arguments': { "
            "'a': 'gen', 'b': 'rx' } }");
-    l = air_link(qts, &resp, "gen", "rx");
+    l = qbcm_air_link(qts, &resp, "gen", "rx");
     g_assert_true(qdict_get_bool(l, "enabled"));
     g_assert_true(qdict_get_bool(l, "heard"));
     g_assert_false(qdict_get_bool(l, "configured"));
@@ -457,19 +436,19 @@ static void test_scenario(void)
 
     g_assert_true(g_file_set_contents(file, cfg, -1, NULL));
     qts = qtest_init(cmd);
-    l = air_link(qts, &resp, "radio0", "radio1");
+    l = qbcm_air_link(qts, &resp, "radio0", "radio1");
     g_assert_cmpfloat(qdict_get_double(l, "snr"), ==, 15.0);
     g_assert_true(qdict_get_bool(l, "configured"));
     qobject_unref(resp);
     /* the interferer 1 km away: -80 dBm of noise, the SNR falls to ~0 */
     qtest_clock_step(qts, 600 * MS);
-    l = air_link(qts, &resp, "radio0", "radio1");
+    l = qbcm_air_link(qts, &resp, "radio0", "radio1");
     g_assert_cmpfloat(fabs(qdict_get_double(l, "snr") + 0.13), <, 0.05);
     qobject_unref(resp);
     qtest_clock_step(qts, 500 * MS);                            /* 1.1 s */
     g_assert_cmpfloat(radio_x(qts, "radio1"), ==, 3000.0);
     qtest_clock_step(qts, 1000 * MS);                           /* 2.1 s */
-    l = air_link(qts, &resp, "radio1", "radio0");
+    l = qbcm_air_link(qts, &resp, "radio1", "radio0");
     g_assert_false(qdict_get_bool(l, "heard"));
     qobject_unref(resp);
     qtest_clock_step(qts, 1000 * MS);                           /* 3.1 s */

@@ -12,6 +12,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
+#include "qobject/qlist.h"
 #include "hw/pci/pci_regs.h"
 #include "pci-pc.h"
 #include "qgraph.h"
@@ -985,3 +986,25 @@ static void qbcm43xx_register_nodes(void)
 }
 
 libqos_init(qbcm43xx_register_nodes);
+
+/* query-wifi-air: the link from @from to @to (in *@resp, to unref) */
+QDict *qbcm_air_link(QTestState *qts, QDict **resp, const char *from,
+                     const char *to)
+{
+    QList *media, *links;
+    QListEntry *e;
+
+    *resp = qtest_qmp(qts, "{ 'execute': 'query-wifi-air' }");
+    media = qdict_get_qlist(*resp, "return");
+    g_assert_cmpuint(qlist_size(media), ==, 1);
+    links = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)), "links");
+    QLIST_FOREACH_ENTRY(links, e) {
+        QDict *l = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(l, "from"), from) &&
+            !strcmp(qdict_get_str(l, "to"), to)) {
+            return l;
+        }
+    }
+    g_assert_not_reached();
+}

@@ -243,4 +243,8 @@ void qbcm_ap_join(QBcmAir *a, QBcmCard *c, const uint8_t *sa);
 size_t qbcm_to_ds_frame(uint8_t *f, const uint8_t *sa, const uint8_t *da,
                         size_t payload);
 
+/* query-wifi-air: the link from @from to @to (in *@resp, to unref) */
+QDict *qbcm_air_link(QTestState *qts, QDict **resp, const char *from,
+                     const char *to);
+
 #endif
