@@ -22,10 +22,3 @@ CONFIG_E1000E_PCI_EXPRESS=y
 # DMA remapping, tests/guest/buglab.py)
 CONFIG_PCIE_PORT=y
 CONFIG_VTD=y
-
-# QEMU 10.2's ACPI_X86 selects ACPI_CXL, whose hw/acpi/cxl.c calls
-# cxl_fmws_get_all_sorted() from hw/cxl/cxl-host.c, built only with CXL (the
-# stubs lack it): without CXL qemu-system-x86_64 does not link.  Default
-# builds have it; CXL depends on PXB (pxb-pcie).  10.0 takes them too.
-CONFIG_PXB=y
-CONFIG_CXL=y
