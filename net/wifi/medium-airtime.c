@@ -82,27 +82,9 @@ static void wifi_job_contend(WifiTxJob *j, int64_t now)
 {
     int64_t idle = wifi_busy_until(j->m, j->from, now, j->meta.ofdm);
 
-    j->countdown_ns = idle + SCALE_US * wifi_difs_us(j->meta.ofdm);
-    wifi_job_arm(j, WIFI_JOB_CONTEND, j->countdown_ns + SCALE_US *
-                 (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm));
-}
-
-/*
- * Another transmission took the channel before the backoff ran out: the
- * idle slots counted down since DIFS are spent, the rest waits for the
- * channel to be idle again (802.11-2020 10.3.4.3: the backoff timer is
- * suspended, not redrawn).  Without it a station that lost once would
- * keep its large count against a rival's fresh draws and starve.
- */
-static void wifi_job_defer(WifiTxJob *j, int64_t now)
-{
-    int64_t busy = wifi_busy_since(j->m, j->from, now, j->meta.ofdm);
-    int64_t slot = SCALE_US * wifi_slot_us(j->meta.ofdm);
-
-    if (busy > j->countdown_ns) {
-        j->backoff -= MIN(j->backoff, (busy - j->countdown_ns) / slot);
-    }
-    wifi_job_contend(j, now);
+    wifi_job_arm(j, WIFI_JOB_CONTEND, idle + SCALE_US *
+                 (wifi_difs_us(j->meta.ofdm) +
+                  (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm)));
 }
 
 /* a control frame (RTS, CTS) from @from at @start: on the air, delivered */
@@ -199,7 +181,7 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
     uint8_t cts[IEEE80211_ACK_LEN];
 
     if (wifi_busy_until(m, j->from, now, j->meta.ofdm) > now) {
-        wifi_job_defer(j, now);     /* heard another one */
+        wifi_job_contend(j, now);   /* heard another one: defer */
         return;
     }
     if (j->meta.prot == WIFI_PROT_RTS && wifi_job_expects_ack(j)) {

@@ -137,31 +137,6 @@ int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c,
 }
 
 /*
- * When did what @c hears at @now begin: the earliest start of another
- * radio's transmission still on the air that its carrier sense counts
- * (wifi_busy_until()); @now when none (its NAV, its own frame).
- */
-int64_t wifi_busy_since(WifiMedium *m, WifiMediumClient *c, int64_t now,
-                        bool ofdm)
-{
-    int64_t slot = SCALE_US * wifi_slot_us(ofdm);
-    int64_t since = now;
-
-    for (int i = 0; i < WIFI_EMISSIONS; i++) {
-        const WifiEmission *o = &m->emis[i];
-
-        if (!o->end_ns || o->end_ns <= now || o->radio == c->radio_id) {
-            continue;
-        }
-        if (o->start_ns <= now - slot && o->start_ns < since &&
-            wifi_power_at(m, o, c, c->freq_mhz) > -INFINITY) {
-            since = o->start_ns;
-        }
-    }
-    return since;
-}
-
-/*
  * A radio that decoded a frame not addressed to it sets its NAV to the
  * frame's Duration (802.11-2020 10.3.2.4), if that is a duration
  */

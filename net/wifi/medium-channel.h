@@ -32,8 +32,6 @@ double wifi_interference_mw(WifiMedium *m, WifiMediumClient *rx,
                             const WifiEmission *e);
 int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c, int64_t now,
                         bool ofdm);
-int64_t wifi_busy_since(WifiMedium *m, WifiMediumClient *c, int64_t now,
-                        bool ofdm);
 void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
                      int64_t end_ns);
 
