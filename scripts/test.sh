@@ -75,8 +75,8 @@ for t in tests:
         f += 1
 per = collections.Counter()
 for t in tests:
-    per["+".join(x.split(":")[-1] for x in t.get("suite", ["?"]))] += \
-        t["duration"]
+    # "bcm4331-qemu:qtest+asan / bcm4331-test-asan": the suites
+    per[t["name"].split(" / ")[0].split(":")[-1]] += t["duration"]
 for s, d in sorted(per.items(), key=lambda x: -x[1]):
     print("  suite %-24s %5d s (summed)" % (s, d), file=sys.stderr)
 for t in sorted(tests, key=lambda t: -t["duration"])[:5]:
