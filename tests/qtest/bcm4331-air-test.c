@@ -713,28 +713,6 @@ static unsigned sent(QBcmCard *c, bool *acked)
     return (s >> 12) & 0xf;
 }
 
-/* query-wifi-air: counter @name of radio @radio */
-static int64_t air_radio(QBcmAir *a, const char *radio, const char *name)
-{
-    QDict *r = qtest_qmp(a->qts, "{ 'execute': 'query-wifi-air' }");
-    QList *media = qdict_get_qlist(r, "return");
-    QList *radios = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)),
-                                    "radios");
-    QListEntry *e;
-    int64_t v = -1;
-
-    QLIST_FOREACH_ENTRY(radios, e) {
-        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
-
-        if (!strcmp(qdict_get_str(d, "name"), radio)) {
-            v = qdict_get_int(d, name);
-        }
-    }
-    qobject_unref(r);
-    g_assert_cmpint(v, >=, 0);
-    return v;
-}
-
 /*
  * A-MPDUs (brcmsmac's ampdu.c, the TX header's MAC control bits 10:9): the
  * MPDUs go on the air one by one; no status until the last, then a block
@@ -872,7 +850,7 @@ static void test_link_control(void)
     qbcm_post(&a, A, f, len, true, 0xc, true);              /* 54: lost */
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
-    g_assert_cmpint(air_radio(&a, "card1", "rx-errors"), ==, 4);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "card1", "rx-errors"), ==, 4);
     qbcm_post(&a, A, f, len, true, 0xb, true);              /* 6: fine */
     g_assert_cmpuint(sent(A, &acked), ==, 1);
     g_assert_true(acked);
@@ -941,8 +919,8 @@ static void test_link_control(void)
     qbcm_post(&a, A, f, len, true, 10, false);
     g_assert_cmpuint(sent(A, &acked), ==, 4);
     g_assert_false(acked);
-    g_assert_cmpint(air_radio(&a, "card0", "tx-retries"), >=, 9);
-    g_assert_cmpint(air_radio(&a, "card1", "rx-frames"), ==, 4);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "card0", "tx-retries"), >=, 9);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "card1", "rx-frames"), ==, 4);
 
     /* what is refused */
     air_qmp_err(&a, "{ 'execute': 'wifi-link-set', 'arguments': { "
@@ -992,8 +970,8 @@ static void test_traffic(void)
                   "'path': '/machine/peripheral/gen', 'property': 'acked' } }");
     g_assert_cmpint(qdict_get_int(r, "return"), ==, 5);
     qobject_unref(r);
-    g_assert_cmpint(air_radio(&a, "card0", "rx-frames"), ==, 5);
-    g_assert_cmpint(air_radio(&a, "gen", "tx-frames"), ==, 5);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "card0", "rx-frames"), ==, 5);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "gen", "tx-frames"), ==, 5);
     qbcm_air_close(&a, 1);
 }
 
@@ -1253,7 +1231,7 @@ static void test_rts_cts(void)
     for (unsigned k = 0; k < 7; k++) {
         mon_ctrl(&a, M, mk + k, 0xb4, sizeof(rts), nobody, A->mac, false);
     }
-    g_assert_cmpint(air_radio(&a, "card0", "tx-frames"), ==, 5);
+    g_assert_cmpint(qbcm_air_radio(a.qts, "card0", "tx-frames"), ==, 5);
     qbcm_air_close(&a, 3);
 }
 

@@ -71,29 +71,6 @@ static uint64_t medium_get(QTestState *qts, const char *prop)
         qobject_unref(r_);                                            \
     } while (0)
 
-/* query-wifi-air: counter @name of radio @radio */
-static int64_t air_radio(QTestState *qts, const char *radio,
-                         const char *name)
-{
-    QDict *r = qtest_qmp(qts, "{ 'execute': 'query-wifi-air' }");
-    QList *media = qdict_get_qlist(r, "return");
-    QList *radios = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)),
-                                    "radios");
-    QListEntry *e;
-    int64_t v = -1;
-
-    QLIST_FOREACH_ENTRY(radios, e) {
-        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
-
-        if (!strcmp(qdict_get_str(d, "name"), radio)) {
-            v = qdict_get_int(d, name);
-        }
-    }
-    qobject_unref(r);
-    g_assert_cmpint(v, >=, 0);
-    return v;
-}
-
 /* query-wifi-air: medium value @name (a number) */
 static double air_value(QTestState *qts, const char *name)
 {
@@ -140,9 +117,9 @@ static void test_traffic(void)
     g_assert_cmpuint(radio_get(qts, "gen", "acked"), ==, 5);
     g_assert_cmpuint(radio_get(qts, "rx", "received"), ==, 5);
     g_assert_cmpuint(medium_get(qts, "acks"), ==, 5);
-    g_assert_cmpint(air_radio(qts, "rx", "rx-frames"), ==, 5);
-    g_assert_cmpint(air_radio(qts, "gen", "tx-frames"), ==, 5);
-    g_assert_cmpint(air_radio(qts, "gen", "tx-retries"), ==, 0);
+    g_assert_cmpint(qbcm_air_radio(qts, "rx", "rx-frames"), ==, 5);
+    g_assert_cmpint(qbcm_air_radio(qts, "gen", "tx-frames"), ==, 5);
+    g_assert_cmpint(qbcm_air_radio(qts, "gen", "tx-retries"), ==, 0);
 
     /* no end (count=0), 1 ms apart: stopped after 3 more */
     qtest_quit(qts);
@@ -178,7 +155,7 @@ static void test_broadcast(void)
     g_assert_cmpuint(radio_get(qts, "rx1", "received"), ==, 4);
     g_assert_cmpuint(radio_get(qts, "rx2", "received"), ==, 4);
     g_assert_cmpuint(medium_get(qts, "acks"), ==, 0);
-    g_assert_cmpint(air_radio(qts, "gen", "tx-retries"), ==, 0);
+    g_assert_cmpint(qbcm_air_radio(qts, "gen", "tx-retries"), ==, 0);
     qtest_quit(qts);
 }
 
@@ -212,10 +189,10 @@ static void test_link_set(void)
     g_assert_cmpuint(radio_get(qts, "gen", "sent"), ==, 2);
     g_assert_cmpuint(radio_get(qts, "gen", "acked"), ==, 0);
     g_assert_cmpuint(radio_get(qts, "rx", "received"), ==, 0);
-    g_assert_cmpint(air_radio(qts, "gen", "tx-retries"), >, 0);
+    g_assert_cmpint(qbcm_air_radio(qts, "gen", "tx-retries"), >, 0);
     /* every try of both frames reached the radio the link left alone */
     g_assert_cmpuint(radio_get(qts, "mon", "received"), ==,
-                     2 + air_radio(qts, "gen", "tx-retries"));
+                     2 + qbcm_air_radio(qts, "gen", "tx-retries"));
 
     qmp_ok(qts, "{ 'execute': 'wifi-link-clear', 'arguments': { "
            "'a': 'gen', 'b': 'rx' } }");
@@ -245,8 +222,8 @@ static void test_channels(void)
         "dest=02:00:00:00:00:06,len=100,count=3,interval-us=1000,"
         "channel=1");
 
-    g_assert_cmpint(air_radio(qts, "rx1", "freq"), ==, 2412);
-    g_assert_cmpint(air_radio(qts, "rx6", "freq"), ==, 2437);
+    g_assert_cmpint(qbcm_air_radio(qts, "rx1", "freq"), ==, 2412);
+    g_assert_cmpint(qbcm_air_radio(qts, "rx6", "freq"), ==, 2437);
     radio_run(qts, "gen", true);
     qtest_clock_step(qts, 20 * MS);
     g_assert_cmpuint(radio_get(qts, "gen", "sent"), ==, 3);
@@ -284,7 +261,7 @@ static bool adjacent_jam(unsigned channel)
     radio_run(qts, "tx", true);
     qtest_clock_step(qts, 200 * MS);
     g_assert_cmpuint(radio_get(qts, "tx", "sent"), ==, 1);
-    g_assert_cmpint(air_radio(qts, "tx", "tx-frames"), >=, 1);
+    g_assert_cmpint(qbcm_air_radio(qts, "tx", "tx-frames"), >=, 1);
     acked = radio_get(qts, "tx", "acked") == 1;
     g_assert_cmpuint(radio_get(qts, "rx", "received"), ==, acked);
     qtest_quit(qts);

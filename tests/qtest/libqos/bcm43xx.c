@@ -1008,3 +1008,25 @@ QDict *qbcm_air_link(QTestState *qts, QDict **resp, const char *from,
     }
     g_assert_not_reached();
 }
+
+/* query-wifi-air: counter @name of radio @radio */
+int64_t qbcm_air_radio(QTestState *qts, const char *radio, const char *name)
+{
+    QDict *r = qtest_qmp(qts, "{ 'execute': 'query-wifi-air' }");
+    QList *media = qdict_get_qlist(r, "return");
+    QList *radios = qdict_get_qlist(qobject_to(QDict, qlist_peek(media)),
+                                    "radios");
+    QListEntry *e;
+    int64_t v = -1;
+
+    QLIST_FOREACH_ENTRY(radios, e) {
+        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (!strcmp(qdict_get_str(d, "name"), radio)) {
+            v = qdict_get_int(d, name);
+        }
+    }
+    qobject_unref(r);
+    g_assert_cmpint(v, >=, 0);
+    return v;
+}

@@ -247,4 +247,7 @@ size_t qbcm_to_ds_frame(uint8_t *f, const uint8_t *sa, const uint8_t *da,
 QDict *qbcm_air_link(QTestState *qts, QDict **resp, const char *from,
                      const char *to);
 
+/* query-wifi-air: counter @name of radio @radio */
+int64_t qbcm_air_radio(QTestState *qts, const char *radio, const char *name);
+
 #endif
