@@ -241,19 +241,61 @@ def pack(root, out):
         sys.exit("build-guest: cpio failed")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--kernel", default="6.12", choices=sorted(KERNELS))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--force", action="store_true")
-    args = ap.parse_args()
+def kernel_files(root):
+    """(vmlinuz, modules directory lib/modules/VERSION, VERSION) under
+    @root, a tree with boot/ and lib/modules/ (or usr/lib/modules/: the
+    merged /usr of newer packages); None where one is missing."""
+    vmlinuz = sorted(glob.glob(os.path.join(root, "boot", "vmlinuz-*")))
+    mods = [d for d in sorted(glob.glob(os.path.join(root, "lib/modules/*")) +
+                              glob.glob(os.path.join(root,
+                                                     "usr/lib/modules/*")))
+            if os.path.isdir(os.path.join(d, "kernel"))]
+    if len(mods) > 1:
+        sys.exit("build-guest: more than one kernel's modules in %s: %s" %
+                 (root, ", ".join(os.path.basename(m) for m in mods)))
+    mod = mods[0] if mods else None
+    kver = os.path.basename(mod) if mod else None
+    img = None
+    if kver and os.path.exists(os.path.join(root, "boot", "vmlinuz-" + kver)):
+        img = os.path.join(root, "boot", "vmlinuz-" + kver)
+    elif len(vmlinuz) == 1:
+        img = vmlinuz[0]
+    return img, mod, kver
 
-    out = args.out or os.path.join(TOP, "build", "guest", args.kernel)
-    cache = os.path.join(TOP, "build", "guest", "debs")
-    kpkg = newest_kernel(args.kernel)
-    pkgs = closure(TOOLS)
-    vers = versions(pkgs + [kpkg])
 
+def modules_dir(path):
+    """The lib/modules/VERSION directory that @path names: that directory
+    itself, or the root that `make modules_install INSTALL_MOD_PATH=`
+    filled."""
+    path = os.path.abspath(path)
+    if os.path.isdir(os.path.join(path, "kernel")):
+        return path
+    _, mod, _ = kernel_files(path)
+    if not mod:
+        sys.exit("build-guest: %s is neither lib/modules/VERSION nor a "
+                 "tree holding one" % path)
+    return mod
+
+
+def module_release(moddir):
+    """The kernel release @moddir's modules were built for: their
+    directory's name, checked against a module's vermagic"""
+    kver = os.path.basename(os.path.normpath(moddir))
+    if not re.match(r"^\d+\.\d+", kver):
+        sys.exit("build-guest: %s does not look like lib/modules/VERSION" %
+                 moddir)
+    return kver
+
+
+def hash_files(h, paths):
+    for f in paths:
+        h.update(f.encode())
+        with open(f, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+
+
+def fw_dirs():
     fwdirs = {d: os.path.join(TOP, "build", "firmware-stubs", d)
               for d in ("b43", "brcm")}
     for d in fwdirs.values():
@@ -261,40 +303,22 @@ def main():
         if not glob.glob(os.path.join(d, "*.fw")):
             sys.exit("build-guest: no firmware stubs in %s: run "
                      "firmware-stubs/gen-stubs.py first" % d)
-    h = hashlib.sha256()
-    for p in sorted(vers):
-        h.update(("%s=%s\n" % (p, vers[p])).encode())
-    for f in [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
-              os.path.join(TOP, "tests/guest/udhcpc.script"),
-              os.path.join(TOP, "tests/guest/wait-for"),
-              os.path.join(TOP, "tests/guest/pings")] + \
-            sorted(f for d in sorted(fwdirs) for f in
-                   glob.glob(os.path.join(fwdirs[d], "*.fw"))):
-        h.update(f.encode())
-        with open(f, "rb") as fh:
-            h.update(fh.read())
-    digest = h.hexdigest()
-    stamp = os.path.join(out, "inputs.sha256")
-    if not args.force and os.path.exists(stamp) and \
-            open(stamp).read().strip() == digest and \
-            os.path.exists(os.path.join(out, "initrd.img")):
-        print("build-guest: %s guest up to date (%s)" % (args.kernel, kpkg))
-        return
+    return fwdirs
 
-    print("build-guest: building the %s guest (%s), about a minute" %
-          (args.kernel, kpkg), flush=True)
-    print("build-guest: [1/3] Debian packages (%d, cached in %s)" %
-          (len(pkgs) + 1, cache), flush=True)
-    download(pkgs, cache)
-    download([kpkg], os.path.join(cache, "kernel"), KERNELS[args.kernel][1])
-    print("build-guest: [2/3] user space and the kernel's modules",
-          flush=True)
 
-    work = os.path.join(out, "work")
-    shutil.rmtree(work, ignore_errors=True)
-    sysroot = os.path.join(work, "sysroot")
-    kroot = os.path.join(work, "kernel")
-    initrd = os.path.join(work, "initrd")
+def own_inputs(fwdirs):
+    """this script, the guest's /init and tools, the firmware stubs"""
+    return [os.path.abspath(__file__), os.path.join(TOP, "tests/guest/init"),
+            os.path.join(TOP, "tests/guest/udhcpc.script"),
+            os.path.join(TOP, "tests/guest/wait-for"),
+            os.path.join(TOP, "tests/guest/pings")] + \
+        sorted(f for d in sorted(fwdirs) for f in
+               glob.glob(os.path.join(fwdirs[d], "*.fw")))
+
+
+def user_space(cache, pkgs, vers, sysroot, initrd):
+    """the guest's user space from the Debian packages @pkgs into the
+    tree @initrd (@sysroot: where they are extracted)"""
     debs = []
     for p in pkgs:
         cand = sorted(glob.glob(os.path.join(cache, p + "_*.deb")))
@@ -303,10 +327,6 @@ def main():
                 vers[p]]
         debs.append((want or cand)[-1])
     extract(debs, sysroot)
-    kdeb = sorted(glob.glob(os.path.join(cache, "kernel", kpkg + "_*.deb")))[-1]
-    extract([kdeb], kroot)
-
-    # --- user space ---
     for d in ["bin", "sbin", "etc", "proc", "sys", "dev", "tmp", "run",
               "root", "var/run", "usr/share/misc", "usr/share/udhcpc"]:
         os.makedirs(os.path.join(initrd, d), exist_ok=True)
@@ -346,12 +366,26 @@ def main():
     with open(os.path.join(initrd, "etc/hosts"), "w") as f:
         f.write("127.0.0.1 localhost\n")
 
-    # --- kernel and modules ---
-    kver = os.listdir(os.path.join(kroot, "lib/modules"))[0]
-    kmod = os.path.join(kroot, "lib/modules", kver)
+
+def indexed_modules(kmod, kver, work):
+    """@kmod (lib/modules/@kver) with a modules.dep: itself, or a copy
+    indexed by depmod (a tree without one: depmod never writes into the
+    caller's)"""
+    if os.path.exists(os.path.join(kmod, "modules.dep")):
+        return kmod
+    root = os.path.join(work, "kmods")
+    dst = os.path.join(root, "lib/modules", kver)
+    shutil.copytree(kmod, dst, symlinks=False,
+                    ignore=shutil.ignore_patterns("build", "source"))
+    subprocess.run(["/sbin/depmod", "-b", root, kver], check=True)
+    return dst
+
+
+def install_modules(kmod, kver, initrd, fwdirs):
+    """the wanted modules of @kmod and their dependencies, decompressed,
+    into @initrd with their index; the firmware stubs; returns the
+    modules' paths relative to @kmod"""
     imod = os.path.join(initrd, "lib/modules", kver)
-    # the package ships no modules.dep (its postinst runs depmod)
-    subprocess.run(["/sbin/depmod", "-b", kroot, kver], check=True)
     mods = module_closure(kmod, MODULES)
     for m in mods:
         dst = re.sub(r"\.(xz|zst|gz)$", "", m)
@@ -359,24 +393,26 @@ def main():
     for f in ["modules.builtin", "modules.builtin.modinfo", "modules.order"]:
         if os.path.exists(os.path.join(kmod, f)):
             shutil.copy2(os.path.join(kmod, f), os.path.join(imod, f))
+    os.makedirs(imod, exist_ok=True)
     subprocess.run(["/sbin/depmod", "-b", initrd, kver], check=True)
     for d, src in fwdirs.items():
         fwdst = os.path.join(initrd, "lib/firmware", d)
         os.makedirs(fwdst, exist_ok=True)
         for f in glob.glob(os.path.join(src, "*.fw")):
             shutil.copy2(f, fwdst)
+    return mods
 
-    # --- pack ---
+
+def finish(out, work, initrd, vmlinuz, label, kver, mods, stamp, digest):
     print("build-guest: [3/3] the initrd", flush=True)
     os.makedirs(out, exist_ok=True)
-    shutil.copy2(os.path.join(kroot, "boot", "vmlinuz-" + kver),
-                 os.path.join(out, "vmlinuz"))
+    shutil.copy2(vmlinuz, os.path.join(out, "vmlinuz"))
     tmp = os.path.join(out, "initrd.img.tmp")
     with open(tmp, "wb") as o:
         pack(initrd, o)
     os.replace(tmp, os.path.join(out, "initrd.img"))
     with open(os.path.join(out, "kernel.version"), "w") as f:
-        f.write("%s %s %s\n" % (kpkg, vers.get(kpkg, "?"), kver))
+        f.write("%s %s\n" % (label, kver))
     with open(os.path.join(out, "modules.txt"), "w") as f:
         f.write("\n".join(mods) + "\n")
     shutil.rmtree(work)
@@ -385,6 +421,113 @@ def main():
     size = os.path.getsize(os.path.join(out, "initrd.img")) // 1024
     print("build-guest: %s: kernel %s, initrd %d KiB, %d modules" %
           (out, kver, size, len(mods)))
+
+
+def build_custom(vmlinuz, kmod, out, label, force=False):
+    """The guest of a kernel the user brings (bzImage and its modules
+    directory lib/modules/VERSION): user space as for Debian's kernels,
+    the kernel's own modules.  Returns @out."""
+    kver = module_release(kmod)
+    if not os.path.isfile(vmlinuz):
+        sys.exit("build-guest: no kernel image %s" % vmlinuz)
+    cache = os.path.join(TOP, "build", "guest", "debs")
+    pkgs = closure(TOOLS)
+    vers = versions(pkgs)
+    fwdirs = fw_dirs()
+    work = os.path.join(out, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    kmod = indexed_modules(kmod, kver, work)
+    mods = module_closure(kmod, MODULES)
+    h = hashlib.sha256()
+    for p in sorted(vers):
+        h.update(("%s=%s\n" % (p, vers[p])).encode())
+    h.update(("%s %s\n" % (label, kver)).encode())
+    hash_files(h, own_inputs(fwdirs) + [vmlinuz] +
+               [os.path.join(kmod, m) for m in mods] +
+               [f for f in (os.path.join(kmod, "modules.builtin"),)
+                if os.path.exists(f)])
+    digest = h.hexdigest()
+    stamp = os.path.join(out, "inputs.sha256")
+    if not force and os.path.exists(stamp) and \
+            open(stamp).read().strip() == digest and \
+            os.path.exists(os.path.join(out, "initrd.img")):
+        shutil.rmtree(work)
+        print("build-guest: guest of %s (%s) up to date" % (label, kver))
+        return out
+    print("build-guest: building the guest of %s (%s)" % (label, kver),
+          flush=True)
+    print("build-guest: [1/3] Debian packages (%d, cached in %s)" %
+          (len(pkgs), cache), flush=True)
+    download(pkgs, cache)
+    print("build-guest: [2/3] user space and the kernel's modules",
+          flush=True)
+    initrd = os.path.join(work, "initrd")
+    user_space(cache, pkgs, vers, os.path.join(work, "sysroot"), initrd)
+    mods = install_modules(kmod, kver, initrd, fwdirs)
+    finish(out, work, initrd, vmlinuz, label, kver, mods, stamp, digest)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kernel", default="6.12", choices=sorted(KERNELS))
+    ap.add_argument("--vmlinuz", help="a kernel of your own (bzImage); "
+                    "with --modules and --out")
+    ap.add_argument("--modules", help="its modules: lib/modules/VERSION, or "
+                    "the INSTALL_MOD_PATH of `make modules_install`")
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--force", action="store_true")
+    args = ap.parse_args()
+
+    if args.vmlinuz or args.modules:
+        if not (args.vmlinuz and args.modules and args.out):
+            ap.error("--vmlinuz, --modules and --out go together")
+        build_custom(os.path.abspath(args.vmlinuz),
+                     modules_dir(args.modules), os.path.abspath(args.out),
+                     os.path.basename(args.vmlinuz), args.force)
+        return
+
+    out = args.out or os.path.join(TOP, "build", "guest", args.kernel)
+    cache = os.path.join(TOP, "build", "guest", "debs")
+    kpkg = newest_kernel(args.kernel)
+    pkgs = closure(TOOLS)
+    vers = versions(pkgs + [kpkg])
+    fwdirs = fw_dirs()
+    h = hashlib.sha256()
+    for p in sorted(vers):
+        h.update(("%s=%s\n" % (p, vers[p])).encode())
+    hash_files(h, own_inputs(fwdirs))
+    digest = h.hexdigest()
+    stamp = os.path.join(out, "inputs.sha256")
+    if not args.force and os.path.exists(stamp) and \
+            open(stamp).read().strip() == digest and \
+            os.path.exists(os.path.join(out, "initrd.img")):
+        print("build-guest: %s guest up to date (%s)" % (args.kernel, kpkg))
+        return
+
+    print("build-guest: building the %s guest (%s), about a minute" %
+          (args.kernel, kpkg), flush=True)
+    print("build-guest: [1/3] Debian packages (%d, cached in %s)" %
+          (len(pkgs) + 1, cache), flush=True)
+    download(pkgs, cache)
+    download([kpkg], os.path.join(cache, "kernel"), KERNELS[args.kernel][1])
+    print("build-guest: [2/3] user space and the kernel's modules",
+          flush=True)
+
+    work = os.path.join(out, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    kroot = os.path.join(work, "kernel")
+    initrd = os.path.join(work, "initrd")
+    user_space(cache, pkgs, vers, os.path.join(work, "sysroot"), initrd)
+    kdeb = sorted(glob.glob(os.path.join(cache, "kernel", kpkg + "_*.deb")))[-1]
+    extract([kdeb], kroot)
+    vmlinuz, kmod, kver = kernel_files(kroot)
+    # the package ships no modules.dep (its postinst runs depmod)
+    subprocess.run(["/sbin/depmod", "-b", kroot, kver], check=True)
+    mods = install_modules(kmod, kver, initrd, fwdirs)
+    finish(out, work, initrd, vmlinuz, "%s %s" % (kpkg, vers.get(kpkg, "?")),
+           kver, mods, stamp, digest)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,11 @@ def qemu_binary():
 
 
 def guest_dir(kernel):
+    """The directory of the guest (vmlinuz, initrd.img) of @kernel: one of
+    scripts/build-guest.py's names ("6.12", "6.1"), or a directory of its
+    own (an absolute path: the kernel gate's guests)"""
+    if os.path.isabs(kernel):
+        return kernel
     return os.environ.get("BCM_GUEST_DIR",
                           os.path.join(TOP, "build", "guest", kernel))
 
