@@ -22,3 +22,11 @@ CONFIG_E1000E_PCI_EXPRESS=y
 # DMA remapping, tests/guest/buglab.py)
 CONFIG_PCIE_PORT=y
 CONFIG_VTD=y
+
+# QEMU 10.2's ACPI_X86 selects ACPI_CXL: hw/acpi/cxl.c calls into hw/cxl/
+# (cxl_fmws_get_all_sorted(), ct3_test_region_block_backed()), which only
+# CXL with PXB and CXL_MEM_DEVICE build; without them 10.2 does not link.
+# 10.0 accepts the same lines.
+CONFIG_PXB=y
+CONFIG_CXL=y
+CONFIG_CXL_MEM_DEVICE=y
