@@ -82,9 +82,39 @@ static void wifi_job_contend(WifiTxJob *j, int64_t now)
 {
     int64_t idle = wifi_busy_until(j->m, j->from, now, j->meta.ofdm);
 
-    wifi_job_arm(j, WIFI_JOB_CONTEND, idle + SCALE_US *
-                 (wifi_difs_us(j->meta.ofdm) +
-                  (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm)));
+    j->countdown_ns = idle + SCALE_US * wifi_difs_us(j->meta.ofdm);
+    wifi_job_arm(j, WIFI_JOB_CONTEND, j->countdown_ns + SCALE_US *
+                 (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm));
+}
+
+/*
+ * The backoff's timer ran out: the idle slots since the countdown began
+ * are spent.  Other transmissions may have taken the channel meanwhile
+ * (802.11-2020 10.3.4.3: the countdown is suspended while the channel is
+ * busy, not redrawn): true when the station may transmit now; else it
+ * keeps what is left and waits for the channel again.  Without that a
+ * station that lost once kept its large count against a rival's fresh
+ * draws and starved.
+ */
+static bool wifi_job_may_send(WifiTxJob *j, int64_t now)
+{
+    uint32_t n = wifi_idle_slots(j->m, j->from, j->countdown_ns, now,
+                                 j->meta.ofdm);
+    bool busy = wifi_busy_until(j->m, j->from, now, j->meta.ofdm) > now;
+
+    if (!busy && n >= j->backoff) {
+        return true;
+    }
+    j->backoff -= MIN(n, j->backoff);
+    if (busy) {
+        wifi_job_contend(j, now);   /* after the channel and a DIFS */
+    } else {
+        /* idle now, with slots left: counting on (no second DIFS) */
+        j->countdown_ns = now;
+        wifi_job_arm(j, WIFI_JOB_CONTEND, now + SCALE_US *
+                     (int64_t)j->backoff * wifi_slot_us(j->meta.ofdm));
+    }
+    return false;
 }
 
 /* a control frame (RTS, CTS) from @from at @start: on the air, delivered */
@@ -180,8 +210,7 @@ static void wifi_job_start(WifiTxJob *j, int64_t now)
     const WifiEmission *e;
     uint8_t cts[IEEE80211_ACK_LEN];
 
-    if (wifi_busy_until(m, j->from, now, j->meta.ofdm) > now) {
-        wifi_job_contend(j, now);   /* heard another one: defer */
+    if (!wifi_job_may_send(j, now)) {
         return;
     }
     if (j->meta.prot == WIFI_PROT_RTS && wifi_job_expects_ack(j)) {

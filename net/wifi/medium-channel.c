@@ -136,6 +136,76 @@ int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c,
     return until;
 }
 
+static int wifi_interval_cmp(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * The idle slots @c's backoff counted down between @after (when its
+ * countdown began) and @now: 802.11-2020 10.3.4.3 suspends the countdown
+ * while the channel is busy for it (a transmission it hears, by
+ * wifi_busy_until()'s rule; one of its own, an ACK or CTS; its NAV) and
+ * resumes it a DIFS after the channel is idle again.  Transmissions over
+ * by now count too: the countdown runs on timers, not on every change of
+ * the channel.
+ */
+uint32_t wifi_idle_slots(WifiMedium *m, WifiMediumClient *c, int64_t after,
+                         int64_t now, bool ofdm)
+{
+    int64_t slot = SCALE_US * wifi_slot_us(ofdm);
+    int64_t difs = SCALE_US * wifi_difs_us(ofdm);
+    int64_t busy[WIFI_EMISSIONS + 1][2];
+    int64_t t = after;
+    uint64_t n = 0;
+    int nb = 0;
+
+    for (int i = 0; i < WIFI_EMISSIONS; i++) {
+        const WifiEmission *o = &m->emis[i];
+
+        if (!o->end_ns || o->end_ns <= after || o->start_ns > now) {
+            continue;
+        }
+        if (o->radio == c->radio_id) {
+            busy[nb][0] = o->start_ns;      /* its own ACK or CTS */
+        } else if (o->start_ns <= now - slot &&
+                   wifi_power_at(m, o, c, c->freq_mhz) > -INFINITY) {
+            busy[nb][0] = o->start_ns + slot;   /* detected a slot in */
+        } else {
+            continue;
+        }
+        busy[nb++][1] = o->end_ns;
+    }
+    if (c->nav_until_ns > after) {
+        /*
+         * the NAV runs from the frame that set it: the channel's latest
+         * busy stretch before its end
+         */
+        int64_t from = after;
+
+        for (int i = 0; i < nb; i++) {
+            if (busy[i][1] <= c->nav_until_ns && busy[i][1] > from) {
+                from = busy[i][1];
+            }
+        }
+        busy[nb][0] = from;
+        busy[nb++][1] = c->nav_until_ns;
+    }
+    qsort(busy, nb, sizeof(busy[0]), wifi_interval_cmp);
+    for (int i = 0; i < nb && t < now; i++) {
+        if (busy[i][0] > t) {
+            n += (MIN(busy[i][0], now) - t) / slot;
+        }
+        t = MAX(t, busy[i][1] + difs);
+    }
+    if (now > t) {
+        n += (now - t) / slot;
+    }
+    return MIN(n, UINT32_MAX);
+}
+
 /*
  * A radio that decoded a frame not addressed to it sets its NAV to the
  * frame's Duration (802.11-2020 10.3.2.4), if that is a duration

@@ -32,6 +32,8 @@ double wifi_interference_mw(WifiMedium *m, WifiMediumClient *rx,
                             const WifiEmission *e);
 int64_t wifi_busy_until(WifiMedium *m, WifiMediumClient *c, int64_t now,
                         bool ofdm);
+uint32_t wifi_idle_slots(WifiMedium *m, WifiMediumClient *c, int64_t after,
+                         int64_t now, bool ofdm);
 void wifi_nav_update(WifiMediumClient *rx, const uint8_t *frame, size_t len,
                      int64_t end_ns);
 

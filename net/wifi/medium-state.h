@@ -244,7 +244,8 @@ struct WifiTxJob {
     WifiSite site;                      /* the transmitter's */
     unsigned retry_limit, attempts;
     unsigned rts_attempts, rts_failures;
-    uint32_t backoff;                   /* slots */
+    uint32_t backoff;                   /* slots left to count down */
+    int64_t countdown_ns;               /* when the countdown (re)began */
     bool notify, acked;
     uint32_t responder;                 /* the CTS's sender (radio_id) */
     uint8_t cts[IEEE80211_ACK_LEN];     /* its CTS */
