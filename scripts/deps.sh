@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Install the Debian packages a job needs.  Idempotent: does nothing when
-# everything is present.  Each group includes the ones above it.
+# everything is present.  Every group includes the main job's; lab, test
+# and fuzz each include the ones above them.
 #
 #   scripts/deps.sh         the main job (scripts/run.sh): build QEMU with the
 #                           device, build the guest image, boot it
@@ -11,12 +12,16 @@
 #   scripts/deps.sh test    and everything the test command needs
 #                           (scripts/test.sh): the suites' host tools
 #   scripts/deps.sh fuzz    and the fuzzer's toolchain (clang-14, libFuzzer)
+#   scripts/deps.sh gate    the main job and the kernel gate
+#                           (scripts/kernel-gate.py): iperf3
+#   scripts/deps.sh kernel  the gate and a kernel built from source
+#                           (scripts/build-kernel.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 group=${1:-main}
 case $group in
-main|lab|test|fuzz) ;;
-*) echo "usage: deps.sh [lab|test|fuzz]" >&2; exit 2 ;;
+main|lab|test|fuzz|gate|kernel) ;;
+*) echo "usage: deps.sh [lab|test|fuzz|gate|kernel]" >&2; exit 2 ;;
 esac
 
 "$here/apt-sources.sh"
@@ -67,6 +72,16 @@ test|fuzz)
 esac
 # scripts/build-fuzz.sh: clang with libFuzzer, ASan/UBSan and profile
 # runtimes (libclang-rt), llvm-profdata/llvm-cov for the line coverage
+case $group in
+gate|kernel)
+    # scripts/kernel-gate.py: the host's iperf3 servers; jsonschema for
+    # --kcidb-schema
+    pkgs+=(iperf3 python3-jsonschema) ;;
+esac
+if [ "$group" = kernel ]; then
+    # scripts/build-kernel.sh: a kernel from source (objtool wants libelf)
+    pkgs+=(bc bison flex libelf-dev libssl-dev)
+fi
 if [ "$group" = fuzz ]; then
     pkgs+=(clang-14 lld-14 llvm-14 libclang-rt-14-dev)
 fi
