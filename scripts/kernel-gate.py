@@ -63,6 +63,9 @@ from harness import (EXPECTED_WARNINGS, Guest, air_netdev,  # noqa: E402
                      host_iperf3, qemu_binary)
 
 CANNOT_TEST = 125
+# tests/guest/init's line when fw_cfg gave it no scenario
+NO_SCENARIO = ("bcm4331-qemu guest: no scenario given; starting a shell "
+               "(poweroff -f to quit)")
 
 # (case, guest, what it shows); guest A: bcm4331/b43, B: bcm43224/brcmsmac
 # (+ a bcm4331 for b43's mesh peer), P: a part in A and one in B,
@@ -108,6 +111,31 @@ QUICK = ["bcma.enum-bcm4331", "bcma.enum-bcm43224", "b43.probe",
          "b43.dma-erratum"]
 # a pair case judged with another's exchange (its own side's log)
 SAME_EXCHANGE = {"brcmsmac.ibss": "b43.ibss"}
+
+# the modules a case needs from the kernel under test (the drivers must be
+# modules: the reload cases unload them, guest B blacklists b43)
+NEEDS = {"bcma": ("bcma",), "b43": ("bcma", "b43", "mac80211", "cfg80211"),
+         "brcmsmac": ("bcma", "brcmsmac", "mac80211", "cfg80211")}
+
+
+def case_needs(case, where):
+    """the modules @case needs: its driver's, both drivers' for a pair"""
+    if where == "P":
+        return tuple(sorted(set(NEEDS["b43"] + NEEDS["brcmsmac"])))
+    if case == "bcma.enum-bcm43224":
+        return NEEDS["brcmsmac"]     # bcma loads with brcmsmac in guest B
+    return NEEDS[case.split(".")[0]]
+
+
+def kernel_modules(gdir):
+    """the names of the modules the guest of @gdir carries"""
+    try:
+        with open(os.path.join(gdir, "modules.txt")) as f:
+            return {re.sub(r"\.ko(\.\w+)?$", "", os.path.basename(ln.strip()))
+                    .replace("-", "_") for ln in f if ln.strip()}
+    except OSError:
+        return set()
+
 
 PASS = "gate-wpa2-secret"
 # the virtual APs of each guest: (ssid, channel, bssid); A's and B's
@@ -206,8 +234,12 @@ def custom_guest(vmlinuz, moddir, label, tree=None, config=None):
     bg = build_guest_mod()
     moddir = bg.modules_dir(moddir)
     release = bg.module_release(moddir)
-    out = os.path.join(TOP, "build", "gate", "guests", "%s-%s" % (
-        release, sha_file(vmlinuz)[:12]))
+    # one directory per kernel image and modules tree: two gates on the
+    # same bzImage with different modules (a rebuilt driver) do not share
+    key = hashlib.sha256((sha_file(vmlinuz) + os.path.realpath(moddir))
+                         .encode()).hexdigest()[:12]
+    out = os.path.join(TOP, "build", "gate", "guests", "%s-%s" % (release,
+                                                                  key))
     # build-guest prints its progress on standard output: keep ours KTAP
     with contextlib.redirect_stdout(sys.stderr):
         bg.build_custom(os.path.abspath(vmlinuz), moddir, out, label)
@@ -390,7 +422,10 @@ class Run:
             qa += ["-trace", "bcm4331_d11_read", "-trace",
                    "bcm4331_d11_write"]
         actions = {"@@host rfkill-on": self.rfkill(True),
-                   "@@host rfkill-off": self.rfkill(False)}
+                   "@@host rfkill-off": self.rfkill(False),
+                   # the scenario did not reach the guest (a kernel without
+                   # CONFIG_FW_CFG_SYSFS): stop now, not at the timeout
+                   NO_SCENARIO: lambda qmp: qmp.cmd("quit")}
         for c in cases:
             actions["@@gate begin %s" % c] = self.mark(c)
         self.guest = Guest("gate-%s" % g.lower(), scenario(g, cases, port),
@@ -782,9 +817,24 @@ def main():
         timespec="seconds")
     t0 = time.monotonic()
 
+    # what the kernel cannot run: its cases are skipped, saying why
+    have = kernel_modules(kernel.gdir)
+    missing = {}
+    for c, g, _ in CASES:
+        lack = [m for m in case_needs(c, g) if m not in have]
+        if c in cases and lack:
+            missing[c] = "the kernel has no %s module (CONFIG_%s=m)" % (
+                lack[0], lack[0].upper())
+    if missing:
+        log("%d cases skipped: %s" % (len(missing), "; ".join(
+            sorted(set(missing.values())))))
     # a case judged from another's exchange needs that one to run
-    torun = [c for c, _, _ in CASES if c in cases or
-             any(SAME_EXCHANGE.get(x) == c for x in cases)]
+    torun = [c for c, _, _ in CASES if c not in missing and
+             (c in cases or any(SAME_EXCHANGE.get(x) == c for x in cases
+                                if x not in missing))]
+    if not torun:
+        log("cannot test: none of the selected cases can run on this kernel")
+        return CANNOT_TEST
     need = set()
     for c, g, _ in CASES:
         if c in torun:
@@ -818,6 +868,11 @@ def main():
         if c not in cases:
             continue
         o = Outcome(c)
+        if c in missing:
+            o.status = "SKIP"
+            o.diag = [missing[c]]
+            outcomes.append(o)
+            continue
         if c.startswith("bcma."):
             bcma_enum(c, results.get(g), o)
             outcomes.append(o)
@@ -866,6 +921,10 @@ def main():
         "KTAP %s/ktap.txt, KCIDB %s/kcidb.json" % (
             n["PASS"], n["FAIL"], n["SKIP"], n["ERROR"],
             time.monotonic() - t0, out, out))
+    if any(NO_SCENARIO in res.text for res in results.values()):
+        log("cannot test: the guest got no scenario from QEMU's fw_cfg (the "
+            "kernel needs CONFIG_FW_CFG_SYSFS)")
+        return CANNOT_TEST
     if not booted:
         log("cannot test: no guest reached its scenario (the kernel did not "
             "boot?): consoles in %s" % out)
