@@ -7,8 +7,9 @@
 # build/qemu-sid-asan/, ...).
 #
 #   scripts/build-qemu.sh           -> build/qemu/         (+ build/qemu-system-x86_64)
-#   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (ASan + UBSan, runs the qtests)
-#   ... --qtests                    and the qtests of that build (scripts/test.sh)
+#   scripts/build-qemu.sh --asan    -> build/qemu-asan/    (gcc ASan + UBSan)
+#   ... --qtests                    and the qtests of that build (scripts/test.sh:
+#                                      with --fuzz, its qemu-system-x86_64 too)
 #   scripts/build-qemu.sh --fuzz    -> build/qemu-fuzz/    (clang-14 libFuzzer + ASan +
 #                                      UBSan: qemu-fuzz-x86_64; scripts/build-fuzz.sh)
 #   scripts/build-qemu.sh --fuzz-cov -> build/qemu-fuzz-cov/ (libFuzzer with clang's
@@ -162,18 +163,24 @@ if [ ! -f "$bdir/build.ninja" ] || [ "$(cat "$bdir/.bcm4331-conf" 2>/dev/null)" 
     echo "$stamp" > "$bdir/.bcm4331-conf"
 fi
 jobs=$(nproc)
+# --qtests (scripts/test.sh): our qtests, QEMU's own sweeps over every
+# device and machine type (device-introspect-test, qom-test) with our
+# devices built in, and qos-test, where the tests/qtest/*-test.c of the
+# libqos graph go; the main job needs none of them.  In the fuzzer build
+# (clang, ASan, UBSan with every finding fatal) they come with its own
+# qemu-system-x86_64: the test command's sanitized qtests run there, so
+# that one sanitizer build serves both (--asan is gcc's, for a user who
+# wants that one).
+qtest_targets=(tests/qtest/device-introspect-test tests/qtest/qom-test
+               tests/qtest/qos-test
+               $(cd "$top" && grep -L 'libqos_init(' tests/qtest/*-test.c 2>/dev/null |
+                 sed 's/\.c$//'))
 case $variant in
-fuzz*) targets=(qemu-fuzz-x86_64) ;;
-*)     targets=(qemu-system-x86_64)
-       # --qtests (scripts/test.sh): our qtests, QEMU's own sweeps over every
-       # device and machine type (device-introspect-test, qom-test) with our
-       # devices built in, and qos-test, where the tests/qtest/*-test.c of
-       # the libqos graph go; the main job needs none of them
-       [ -z "$qtests" ] ||
-           targets+=(tests/qtest/device-introspect-test tests/qtest/qom-test
-                     tests/qtest/qos-test
-                     $(cd "$top" && grep -L 'libqos_init(' tests/qtest/*-test.c 2>/dev/null |
-                       sed 's/\.c$//')) ;;
+fuzz)     targets=(qemu-fuzz-x86_64)
+          [ -z "$qtests" ] || targets+=(qemu-system-x86_64 "${qtest_targets[@]}") ;;
+fuzz-cov) targets=(qemu-fuzz-x86_64) ;;
+*)        targets=(qemu-system-x86_64)
+          [ -z "$qtests" ] || targets+=("${qtest_targets[@]}") ;;
 esac
 echo "build-qemu: ninja -C $bdir (log: $bdir/ninja.log)"
 # Progress without flooding the terminal or a CI log: one line per tenth of

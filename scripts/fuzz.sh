@@ -305,7 +305,7 @@ EOF
 }
 
 seed() {
-    local qt=$top/build/qemu-asan/tests/qtest cfg bin path opts seeds cfgs
+    local qt=$top/build/qemu-fuzz/tests/qtest cfg bin path opts seeds cfgs
     need_fuzzer "$fuzzer"
     seeds=$work/seeds
     cfgs=" ${configs[*]} "
@@ -316,12 +316,12 @@ seed() {
     while read -r cfg bin path opts; do
         case $cfgs in *" $cfg "*) ;; *) continue ;; esac
         if [ ! -x "$qt/$bin" ]; then
-            echo "seed $cfg: $qt/$bin not built (scripts/build-qemu.sh --asan): $path skipped" >&2
+            echo "seed $cfg: $qt/$bin not built (scripts/build-qemu.sh --fuzz --qtests): $path skipped" >&2
             continue
         fi
         echo "seed $cfg: $bin $path"
         # shellcheck disable=SC2086
-        QTEST_QEMU_BINARY=$top/build/qemu-asan/qemu-system-x86_64 \
+        QTEST_QEMU_BINARY=$top/build/qemu-fuzz/qemu-system-x86_64 \
         ASAN_OPTIONS=detect_leaks=0 \
         /usr/bin/python3 "$top/scripts/qtest-to-fuzz.py" --fuzzer "$fuzzer" \
             --config "$cfg" --run-qtest "$qt/$bin:/x86_64$path" \

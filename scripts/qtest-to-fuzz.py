@@ -5,7 +5,7 @@ Turn a QTEST_LOG=1 trace of one of our qtests into generic-fuzz inputs.
 
     scripts/qtest-to-fuzz.py --fuzzer build/qemu-fuzz/qemu-fuzz-x86_64 \
         --config bcm4331-ap --log hostile.log --name hostile-to-ap --out DIR
-    scripts/qtest-to-fuzz.py ... --run-qtest build/qemu-asan/tests/qtest/\
+    scripts/qtest-to-fuzz.py ... --run-qtest build/qemu-fuzz/tests/qtest/\
 bcm4331-ap-test:/bcm43xx/bcm4331/air/hostile-to-ap     # makes the log itself
 
 What the qtest did becomes generic-fuzz commands (tests/qtest/fuzz/
