@@ -320,6 +320,7 @@ def single_sh(drv, g):
                            gate_sh.BRCMSMAC_ONLY)
     return (sh.replace("DRV", drv).replace("OPEN", open_ssid)
             .replace("WPA", wpa_ssid).replace("PASS", PASS)
+            .replace("CH_AWAY", str(6 if ch != 6 else 11))
             .replace("CH", str(ch)))
 
 
@@ -416,7 +417,8 @@ class Run:
                 "rx-cd-erratum=on,mac=02:43:31:00:0e:01"]
             # a lockup in the RX loop panics at once, and ends the run
             append += " intel_iommu=on watchdog_thresh=1"
-        qa += ["-trace", "bcm4331_key_*", "-D", self.trace]
+        qa += ["-trace", "bcm4331_key_*", "-trace", "bcm4331_phy_tune",
+               "-D", self.trace]
         if g == "E":
             # the ring address and RXSTATUS the driver saw (bug lab)
             qa += ["-trace", "bcm4331_d11_read", "-trace",
@@ -781,11 +783,19 @@ def main():
                     "package (repeat: image and modules packages)")
     ap.add_argument("--debian", choices=("6.12", "6.1"),
                     help="a Debian kernel of the project's guests")
-    ap.add_argument("--case", action="append", metavar="PATTERN")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--out")
-    ap.add_argument("--kcidb-origin", default="bcm4331qemu")
+    ap.add_argument("--case", action="append", metavar="PATTERN",
+                    help="run the cases matching this glob (suite.case, "
+                    "e.g. 'b43.*'; repeat to add)")
+    ap.add_argument("--quick", action="store_true",
+                    help="the smoke set: enumeration, probe, WPA2 "
+                    "association of both drivers, the DMA erratum (about "
+                    "a minute and a half)")
+    ap.add_argument("--list", action="store_true",
+                    help="list the cases and what each proves, and exit")
+    ap.add_argument("--out", help="artifacts directory (KTAP, KCIDB, "
+                    "consoles, traces, pcaps); default under build/")
+    ap.add_argument("--kcidb-origin", default="bcm4331qemu",
+                    help="KCIDB origin of the ids (default bcm4331qemu)")
     ap.add_argument("--kcidb-schema", help="validate kcidb.json against "
                     "this JSON schema (kcidb-io's `kcidb-schema` output)")
     ap.add_argument("--artifact-url", help="where the artifacts directory "

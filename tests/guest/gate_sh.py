@@ -97,7 +97,8 @@ wpa_leave() {
 """
 
 # the cases a single driver's guest runs against its own virtual APs
-# (OPEN: open, WPA: WPA2 with PASS; CH: the open AP's channel)
+# (OPEN: open, WPA: WPA2 with PASS; CH: the open AP's channel;
+# CH_AWAY: another channel)
 SINGLE = r"""
 DRV_probe() {
     wf '[ -n "$(iface_of DRV)" ]' 60 || fail "DRV created no wlan interface in 60 s" || return 1
@@ -142,12 +143,16 @@ reload() {   # module parameters
 DRV_monitor() {
     iw dev $IF set type monitor || fail "iw set type monitor refused" || return 1
     ip link set $IF up || { reset_if; fail "monitor interface does not come up"; return 1; }
+    # Linux 6.1's mac80211 ignores a monitor channel equal to the one it
+    # recorded last (at first: the band's first channel), and the radio
+    # stays where the station left it: tune away, then to CH
+    iw dev $IF set channel CH_AWAY || { reset_if; fail "monitor: set channel CH_AWAY refused"; return 1; }
     iw dev $IF set channel CH || { reset_if; fail "monitor: set channel CH refused"; return 1; }
     timeout 5 tcpdump -i $IF -n -e -l 2>/dev/null > /tmp/cap.txt
     n=$(grep -c 'Beacon (OPEN)' /tmp/cap.txt)
     echo "monitor: $(wc -l < /tmp/cap.txt) frames in 5 s, $n beacons of OPEN"
     reset_if
-    [ "$n" -gt 0 ] || fail "the monitor captured no beacon of OPEN on channel CH in 5 s"
+    [ "$n" -gt 0 ] || fail "the monitor captured no beacon of OPEN on channel CH in 5 s (beacons seen: $(grep -o 'Beacon ([^)]*)' /tmp/cap.txt | sort | uniq -c | tr -s ' \n' ' '))"
 }
 DRV_rfkill() {
     rf=$(ls -d /sys/class/ieee80211/$(phy_of $IF)/rfkill* 2>/dev/null | head -n1)

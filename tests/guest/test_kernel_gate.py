@@ -81,7 +81,9 @@ def kunit_parse(path, r):
                                os.path.join(TOP, "build", "gate",
                                             "kunit-" + kver))
     kunit = os.path.join(src, "tools", "testing", "kunit", "kunit.py")
-    p = subprocess.run([sys.executable, kunit, "parse", "--json",
+    # kunit.py rewrites a bare "--json" to "--json=stdout": the file
+    # name must be in the same argument
+    p = subprocess.run([sys.executable, kunit, "parse", "--json=" +
                         os.path.join(log_dir(), "kunit.json"), path],
                        capture_output=True, text=True)
     print(p.stdout[-3000:])
