@@ -48,6 +48,9 @@ MODULES = [
     # mac80211 software crypto (nohwcrypt, WPA2)
     "ccm", "gcm", "ctr", "cmac", "gmac", "aes_generic", "libarc4", "arc4",
     "michael_mic", "crypto_user",
+    # the hash of the regulatory database's signature (cfg80211 asks for
+    # it by name where the kernel has SHA-256 as a module)
+    "sha256_generic", "sha256_ssse3",
 ]
 KERNELS = {
     # name: (package regex, apt target release)

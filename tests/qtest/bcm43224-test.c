@@ -137,8 +137,25 @@ static void test_phy_radio(void)
     g_assert_cmphex(phy_read(&c, 0x78), ==, 0x0400);
     phy_write(&c, 0xc0, 0xc123);            /* TX IQ/LO calibration */
     g_assert_cmphex(phy_read(&c, 0xc0), ==, 0x0123);
-    phy_write(&c, 0x129, 0x0003);           /* RX IQ estimate */
+    phy_write(&c, 0x12b, 0x4000);           /* RX IQ estimate, 16384 */
+    phy_write(&c, 0x129, 0x0003);
     g_assert_cmphex(phy_read(&c, 0x129), ==, 0x0002);
+    /*
+     * both cores: I and Q power equal, a small I*Q product: what
+     * brcmsmac's wlc_phy_calc_rx_iq_comp_nphy() turns into a compensation
+     * near zero instead of "Failed" (zeros)
+     */
+    for (int core = 0; core < 2; core++) {
+        uint16_t b = core ? 0x134 : 0x12c;
+        uint32_t iq = phy_read(&c, b) | phy_read(&c, b + 1) << 16;
+        uint32_t ii = phy_read(&c, b + 2) | phy_read(&c, b + 3) << 16;
+        uint32_t qq = phy_read(&c, b + 4) | phy_read(&c, b + 5) << 16;
+
+        g_assert_cmpuint(ii, ==, 0x4000 * 2048);
+        g_assert_cmpuint(qq, ==, ii);
+        g_assert_cmpuint(iq, >, 0);
+        g_assert_cmpuint(iq, <, ii / 32);
+    }
     phy_write(&c, 0x2be, 1);                /* internal PA calibration */
     g_assert_cmphex(phy_read(&c, 0x2be), ==, 0);
     g_assert_cmphex(phy_read(&c, 0xa4), ==, 0);     /* RF sequencer */

@@ -17,7 +17,8 @@
  *    the read flag (RADIO_2055_READ_OFF), bits 7:0 the register;
  *  - what the driver waits for finishes at once: RF control triggers
  *    (0x78 bits 1:0), RF sequences (status 0xA4), the TX IQ/LO calibration
- *    command (0xC0 bits 15:14), the RX IQ estimator (0x129 bit 0), the
+ *    command (0xC0 bits 15:14), the RX IQ estimator (0x129 bit 0, with
+ *    a balanced estimate in 0x12C..0x139), the
  *    internal PA's calibration (0x2BE, a 10 s busy wait otherwise), the
  *    2056's resistor calibration (SYN 0x2D bit 7, "HW error: radio
  *    calib3" otherwise);
@@ -44,6 +45,9 @@
 #define NPHY_TXIQLO_BUSY        0xc000
 #define NPHY_IQEST_CMD          0x129
 #define NPHY_IQEST_START        0x0001
+#define NPHY_IQEST_SAMPLES      0x12b
+#define NPHY_IQEST_ACC0         0x12c       /* core 0: 0x12C..0x131 */
+#define NPHY_IQEST_ACC1         0x134       /* core 1: 0x134..0x139 */
 #define NPHY_BW1A               0x1ce
 #define NPHY_PAPD_CAL_CMD       0x2be       /* internal-PA calibration */
 
@@ -59,6 +63,32 @@
 static bool bcm_nphy_radio_powered(PhyState *p)
 {
     return p->phy[NPHY_RFCTRL_CMD] & NPHY_RFCTRL_CHIP0_PU;
+}
+
+/*
+ * The RX IQ estimator's result: per core, the I and Q power and the I*Q
+ * product summed over the requested samples (0x12B), as a healthy radio
+ * receiving the driver's calibration tone gives them: I and Q of equal
+ * power (2048 per sample each), a small correlation (1/64 of it).  With
+ * nothing there (zeros) brcmsmac's RX IQ calibration fails and retries
+ * ("wlc_phy_calc_rx_iq_comp_nphy: Failed"); these give it a compensation
+ * near zero (a about -16/1024, b about 0) at every sample count.
+ */
+static void bcm_nphy_iq_estimate(PhyState *p)
+{
+    static const uint16_t base[2] = { NPHY_IQEST_ACC0, NPHY_IQEST_ACC1 };
+    uint32_t n = p->phy[NPHY_IQEST_SAMPLES];
+    uint32_t pwr = n * 2048, iq = n * 32;
+    unsigned c;
+
+    for (c = 0; c < ARRAY_SIZE(base); c++) {
+        p->phy[base[c] + 0] = iq & 0xffff;      /* IqAccLo */
+        p->phy[base[c] + 1] = iq >> 16;         /* IqAccHi */
+        p->phy[base[c] + 2] = pwr & 0xffff;     /* ipwrAccLo */
+        p->phy[base[c] + 3] = pwr >> 16;        /* ipwrAccHi */
+        p->phy[base[c] + 4] = pwr & 0xffff;     /* qpwrAccLo */
+        p->phy[base[c] + 5] = pwr >> 16;        /* qpwrAccHi */
+    }
 }
 
 static void bcm_nphy_write(PhyState *p, uint16_t a, uint16_t old, uint16_t v)
@@ -78,6 +108,9 @@ static void bcm_nphy_write(PhyState *p, uint16_t a, uint16_t old, uint16_t v)
         p->phy[a] &= ~NPHY_TXIQLO_BUSY;     /* calibration done */
         break;
     case NPHY_IQEST_CMD:
+        if (v & NPHY_IQEST_START) {
+            bcm_nphy_iq_estimate(p);
+        }
         p->phy[a] &= ~NPHY_IQEST_START;     /* estimate ready */
         break;
     case NPHY_PAPD_CAL_CMD:
