@@ -379,6 +379,20 @@ def fresh_pcap(name):
     return path
 
 
+def free_ports(n):
+    """@n distinct TCP ports of 127.0.0.1 that nothing listens on (the
+    kernel's choice), for servers of a test that may run beside another
+    (held open together, so that they differ)"""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
 @contextlib.contextmanager
 def host_iperf3(port, log=None):
     """An iperf3 server on 127.0.0.1:@port of the host (the benchmarks'
@@ -394,6 +408,13 @@ def host_iperf3(port, log=None):
     srv = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     try:
         wait_tcp_listen(port, proc=srv)
+        # another process's server on the port (a test beside this one):
+        # ours cannot bind it and exits at once; its clients would meet
+        # "the server is busy running a test"
+        time.sleep(0.3)
+        if srv.poll() is not None:
+            raise RuntimeError("iperf3 server on port %d: the port is "
+                               "taken (exit %s)" % (port, srv.returncode))
         yield srv
     finally:
         srv.terminate()

@@ -72,7 +72,7 @@ def ktap_results(text):
     return res
 
 
-def kunit_parse(path, r):
+def kunit_parse(path, r, name):
     """the kernel's own KTAP parser on @path: (passed, failed, skipped)"""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import buglab
@@ -84,7 +84,8 @@ def kunit_parse(path, r):
     # kunit.py rewrites a bare "--json" to "--json=stdout": the file
     # name must be in the same argument
     p = subprocess.run([sys.executable, kunit, "parse", "--json=" +
-                        os.path.join(log_dir(), "kunit.json"), path],
+                        os.path.join(log_dir(), "kunit-%s.json" % name),
+                        path],
                        capture_output=True, text=True)
     print(p.stdout[-3000:])
     check(p.returncode in (0, 1), "kunit.py parse reads the KTAP (exit %d)"
@@ -145,7 +146,7 @@ def run_debian(k):
     with open(os.path.join(out, "ktap.txt")) as f:
         check(f.read() == ktap, "ktap.txt is the KTAP of standard output",
               r)
-    counts = kunit_parse(os.path.join(out, "ktap.txt"), r)
+    counts = kunit_parse(os.path.join(out, "ktap.txt"), r, r.name)
     check(counts.get("ran") == n and counts.get("passed") ==
           n - len(skipped) and counts.get("skipped") == len(skipped),
           "kunit.py parse counts the same: %s" % counts, r)
