@@ -14,6 +14,7 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "qobject/qdict.h"
 #include "hw/pci/pci_regs.h"
 #include "libqos/qgraph.h"
 #include "libqos/bcm43xx.h"
@@ -364,6 +365,86 @@ static void test_template(void *obj, void *data, QGuestAllocator *alloc)
     g_assert_cmphex(bcm_rl(c, D11 + A_D11_RAM_CONTROL), ==, 0);
 }
 
+static void hostile_set(QBcm43xx *c, const char *path, bool ok)
+{
+    QDict *r = qtest_qmp(c->qts, "{ 'execute': 'qom-set', 'arguments': "
+                         "{ 'path': '/machine/peripheral/wifi0', "
+                         "'property': 'hostile', 'value': %s } }", path);
+
+    g_assert(qdict_haskey(r, ok ? "return" : "error"));
+    qobject_unref(r);
+}
+
+static uint64_t hostile_get(QBcm43xx *c, const char *prop)
+{
+    QDict *r = qtest_qmp(c->qts, "{ 'execute': 'qom-get', 'arguments': "
+                         "{ 'path': '/machine/peripheral/wifi0', "
+                         "'property': %s } }", prop);
+    uint64_t v = qdict_get_int(r, "return");
+
+    qobject_unref(r);
+    return v;
+}
+
+static char *hostile_file(const uint8_t *in, size_t len)
+{
+    char *path = NULL;
+    int fd = g_file_open_tmp("bcm-hostile-XXXXXX", &path, NULL);
+
+    g_assert(fd >= 0);
+    g_assert_cmpint(write(fd, in, len), ==, len);
+    close(fd);
+    return path;
+}
+
+/*
+ * The hostile card (hw/net/bcm43xx/hostile.h): off, the card is honest; a
+ * loaded input changes the values at its sites in the order the reads
+ * come, one decision each, and nothing else (registers that are no site
+ * consume nothing, the card's own state stays); exhausted, the card is
+ * honest again; a missing file is refused, the input kept.
+ */
+static void test_hostile(void *obj, void *data, QGuestAllocator *alloc)
+{
+    QBcm43xx *c = obj;
+    uint32_t rxst = D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXSTATUS;
+    uint32_t irq = D11 + A_D11_GEN_IRQ_REASON;
+    /* RXSTATUS replaced; the reason's bit 3 flipped; RXSTATUS honest */
+    static const uint8_t in[] = { 5, 0x78, 0x56, 0x34, 0x12, 7, 3, 0 };
+    g_autofree char *path = hostile_file(in, sizeof(in));
+    uint32_t st, reason;
+
+    qbcm43xx_core_up(c->dev, c->bar0);
+    bcm_wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXRINGLO, 0x10000);
+    bcm_wl(c, D11 + D11_DMA_ENGINE(0) + D11_DMA64_RXCTL, 1);
+    st = bcm_rl(c, rxst);
+    reason = bcm_rl(c, irq);
+    g_assert_cmpuint(hostile_get(c, "hostile-consumed"), ==, 0);
+
+    hostile_set(c, path, true);
+    bcm_rl(c, D11 + A_D11_MACCTL);          /* no site: nothing consumed */
+    g_assert_cmpuint(hostile_get(c, "hostile-consumed"), ==, 0);
+    g_assert_cmphex(bcm_rl(c, rxst), ==, 0x12345678);
+    g_assert_cmphex(bcm_rl(c, irq), ==, reason ^ 8);
+    g_assert_cmphex(bcm_rl(c, rxst), ==, st);
+    g_assert_cmpuint(hostile_get(c, "hostile-consumed"), ==, sizeof(in));
+    g_assert_cmpuint(hostile_get(c, "hostile-perturbed"), ==, 2);
+    /* exhausted: honest, and the card's state was never changed */
+    g_assert_cmphex(bcm_rl(c, rxst), ==, st);
+    g_assert_cmphex(bcm_rl(c, irq), ==, reason);
+
+    /* a missing file is refused; a reload starts from the beginning */
+    hostile_set(c, "/nonexistent/bcm-hostile", false);
+    hostile_set(c, path, true);
+    g_assert_cmpuint(hostile_get(c, "hostile-consumed"), ==, 0);
+    g_assert_cmphex(bcm_rl(c, rxst), ==, 0x12345678);
+    /* off */
+    hostile_set(c, "", true);
+    g_assert_cmphex(bcm_rl(c, irq), ==, reason);
+    g_assert_cmpuint(hostile_get(c, "hostile-consumed"), ==, 0);
+    unlink(path);
+}
+
 static void register_bcm43xx_d11_test(void)
 {
     QOSGraphTestOptions rfkill = {
@@ -378,6 +459,7 @@ static void register_bcm43xx_d11_test(void)
     qos_add_test("mac/msi", "bcm43xx", test_msi, NULL);
     qos_add_test("mac/irq", "bcm43xx", test_irq, NULL);
     qos_add_test("dma/align", "bcm43xx", test_dma_align, NULL);
+    qos_add_test("hostile/registers", "bcm43xx", test_hostile, NULL);
     qos_add_test("fw/initvals-anywhere", "bcm43xx", test_initvals_anywhere,
                  NULL);
 }

@@ -190,6 +190,11 @@ static void bcm43xx_pci_init(Object *obj)
                   BCM43XX_PCI_GET_CLASS(obj)->info->phy);
 }
 
+static void bcm43xx_pci_finalize(Object *obj)
+{
+    bcm_hostile_free(&BCM43XX_PCI(obj)->d11.hostile);
+}
+
 static void bcm43xx_pci_realize(PCIDevice *pd, Error **errp)
 {
     Bcm43xxState *s = BCM43XX_PCI(pd);
@@ -383,6 +388,42 @@ static void bcm43xx_get_rx_dropped(Object *obj, Visitor *v,
     visit_type_uint64(v, name, &BCM43XX_PCI(obj)->d11.dma.rx_dropped, errp);
 }
 
+static char *bcm43xx_get_hostile(Object *obj, Error **errp)
+{
+    return g_strdup(BCM43XX_PCI(obj)->d11.hostile.path ?: "");
+}
+
+/*
+ * the hostile card's input: at any time (qom-set), each load starting the
+ * stream from its beginning; "" turns it off
+ */
+static void bcm43xx_set_hostile(Object *obj, const char *value, Error **errp)
+{
+    bcm_hostile_load(&BCM43XX_PCI(obj)->d11.hostile, value, errp);
+}
+
+static void bcm43xx_get_hostile_consumed(Object *obj, Visitor *v,
+                                         const char *name, void *opaque,
+                                         Error **errp)
+{
+    uint64_t n = BCM43XX_PCI(obj)->d11.hostile.pos;
+
+    visit_type_uint64(v, name, &n, errp);
+}
+
+static void bcm43xx_get_hostile_perturbed(Object *obj, Visitor *v,
+                                          const char *name, void *opaque,
+                                          Error **errp)
+{
+    BcmHostile *h = &BCM43XX_PCI(obj)->d11.hostile;
+    uint64_t n = 0;
+
+    for (int i = 0; i < BCM_HOSTILE_SITES; i++) {
+        n += h->perturbed[i];
+    }
+    visit_type_uint64(v, name, &n, errp);
+}
+
 /* what the card shows of its state (qom-get) */
 static const struct {
     const char *name, *type;
@@ -397,6 +438,10 @@ static const struct {
     { "rx-dropped", "uint64", bcm43xx_get_rx_dropped,
       "read-only: frames from the air the card dropped since power-on "
       "(RX ring full, or a buffer too small for the frame)" },
+    { "hostile-consumed", "uint64", bcm43xx_get_hostile_consumed,
+      "read-only: bytes of the hostile input consumed so far" },
+    { "hostile-perturbed", "uint64", bcm43xx_get_hostile_perturbed,
+      "read-only: values the hostile input changed since it was loaded" },
 };
 
 static const Property bcm_card_properties[] = {
@@ -407,6 +452,8 @@ static const Property bcm_card_properties[] = {
     DEFINE_PROP_BOOL("rx-cd-erratum", Bcm43xxState, d11.dma.rx_cd_erratum,
                      true),
     DEFINE_PROP_BOOL("dma64", Bcm43xxState, d11.dma.dma64, true),
+    DEFINE_PROP_UINT32("hostile-sites", Bcm43xxState, d11.hostile.sites,
+                       BCM_HOSTILE_ALL_SITES),
 };
 
 /* per chip: the SPROM (its description), the default subsystem */
@@ -463,6 +510,18 @@ static void bcm43xx_pci_class_init(ObjectClass *klass, QemuClassData data)
     object_class_property_set_description(klass, "dma64",
         "64-bit DMA engines as on the chip (default on); off: the 32-bit "
         "descriptor format and register layout of older parts");
+    object_class_property_set_description(klass, "hostile-sites",
+        "the hostile card's sites (mask): 1 TX/RX DMA status, 2 TX status, "
+        "4 interrupt reasons, 8 shared memory, 16 RX header, 32 PHY and "
+        "radio data (default all)");
+    object_class_property_add_str(klass, "hostile", bcm43xx_get_hostile,
+                                  bcm43xx_set_hostile);
+    object_class_property_set_description(klass, "hostile",
+        "the hostile card, for testing drivers: a file whose bytes perturb "
+        "what the card hands the driver at the hostile-sites, consumed in "
+        "the order of the driver's accesses (docs/hostile-card.md); can be "
+        "set while the guest runs (qom-set), each load from its start; "
+        "\"\" or unset: an honest card");
     object_class_property_add_bool(klass, "rfkill", bcm43xx_get_rfkill,
                                    bcm43xx_set_rfkill);
     object_class_property_set_description(klass, "rfkill",
@@ -540,6 +599,7 @@ static const TypeInfo bcm_card_types[] = {
         .abstract = true,
         .instance_size = sizeof(Bcm43xxState),
         .instance_init = bcm43xx_pci_init,
+        .instance_finalize = bcm43xx_pci_finalize,
         .class_size = sizeof(Bcm43xxClass),
         .class_init = bcm43xx_pci_class_init,
         .interfaces = (InterfaceInfo[]) {

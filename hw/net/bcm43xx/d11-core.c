@@ -264,6 +264,8 @@ static void d11_rx_frame(D11Core *c, const uint8_t *f, size_t len,
     buf = g_malloc0(slot.total);
     bcm_phy_rx_info(&c->phy, &phy);
     d11_xmit_rx_build(&c->mac, &phy, buf, slot.fo, f, len, meta);
+    /* the hostile card: a field of the RX header (not the frame) */
+    bcm_hostile_words(&c->hostile, BCM_HOSTILE_RXHDR, buf, D11_RXH_LEN);
     if (!d11_dma_rx_commit(&c->dma, &slot, buf, slot.total)) {
         if (!d11_core_gone(c)) {
             d11_core_air_update(c);     /* a DMA error stopped the engine */
@@ -779,14 +781,56 @@ static const char *d11_reg_name(uint32_t off, uint32_t mask)
     return name ? name : "D11";
 }
 
+/*
+ * The hostile card's sites among the registers (hostile.h): the site of
+ * the register at @off, and in *@bits the bits of the lanes @mask that are
+ * its data (a port's address half is not); -1 when it is none
+ */
+static int d11_hostile_site(D11Core *c, uint32_t off, uint32_t mask,
+                            uint32_t *bits)
+{
+    *bits = mask;
+    if (off >= D11_DMA_BASE && off < D11_DMA_END) {
+        return d11_dma_is_status(&c->dma, off) ? BCM_HOSTILE_DMA_STATUS : -1;
+    }
+    if (off < D11_DMA_REASON(D11_DMA_ENGINES) && off >= D11_DMA_REASON(0)) {
+        return (off & 4) ? -1 : BCM_HOSTILE_IRQ;    /* reasons, not masks */
+    }
+    switch (off & ~3) {
+    case A_D11_GEN_IRQ_REASON:
+        return BCM_HOSTILE_IRQ;
+    case A_D11_XMITSTAT_0:
+    case A_D11_XMITSTAT_1:
+        return BCM_HOSTILE_TXSTAT;
+    case A_D11_SHM_DATA:
+        return BCM_HOSTILE_SHM;
+    case A_D11_PHY_VER:
+    case A_D11_RADIO_DATA:
+        return BCM_HOSTILE_PHY;
+    case A_D11_PHY_CONTROL:             /* PHY_DATA: the high half */
+    case A_D11_RADIO24_CONTROL:         /* RADIO24_DATA: the high half */
+        *bits = mask & 0xffff0000;
+        return *bits ? BCM_HOSTILE_PHY : -1;
+    default:
+        return -1;
+    }
+}
+
 static uint32_t d11_core_read(void *opaque, uint32_t off, uint32_t mask)
 {
     D11Core *c = opaque;
     const D11Reg *r = &d11_regs[off >> 2];
-    uint32_t v;
+    uint32_t v, bits;
+    int site;
 
     assert(off < BCMA_CORE_SIZE);
     v = r->read ? r->read(c, off, mask) : c->mac.regs[off >> 2];
+    if (c->hostile.in) {
+        site = d11_hostile_site(c, off, mask, &bits);
+        if (site >= 0) {
+            v = bcm_hostile_u32(&c->hostile, site, v, bits);
+        }
+    }
     if (!r->own_trace) {
         trace_bcm4331_d11_read(d11_reg_name(off, mask),
                                bcma_lane_addr(off, mask),

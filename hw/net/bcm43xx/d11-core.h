@@ -27,6 +27,7 @@
 #include "d11-xmit.h"
 #include "fw.h"
 #include "phy.h"
+#include "hostile.h"
 
 typedef struct D11Core {
     PCIDevice *pci;             /* the card (held while its DMA runs) */
@@ -39,6 +40,9 @@ typedef struct D11Core {
     D11Xmit xmit;
     FwState fw;
     PhyState phy;
+
+    /* off unless asked for: what the card hands the driver, perturbed */
+    BcmHostile hostile;
 
     /* the card's client of the medium; properties */
     WifiMedium *medium;

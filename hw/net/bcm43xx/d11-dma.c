@@ -494,6 +494,13 @@ static uint32_t dma_status(D11Dma *d, unsigned n, uint32_t rel)
     return state | (cd & D11_DMA64_CD_MASK);
 }
 
+bool d11_dma_is_status(D11Dma *d, uint32_t off)
+{
+    uint32_t rel = (dma32_reg(d, off) - D11_DMA_BASE) & 0x3f;
+
+    return rel == D11_DMA64_TXSTATUS || rel == D11_DMA64_RXSTATUS;
+}
+
 uint32_t d11_dma_read(D11Dma *d, uint32_t off, uint32_t mask)
 {
     uint32_t r = dma32_reg(d, off) - D11_DMA_BASE;

@@ -96,6 +96,8 @@ void d11_dma_mcast_hold(D11Dma *d);
 
 /* RX (engine 0): a frame is a reserve/commit pair */
 bool d11_dma_rx_enabled(D11Dma *d);
+/* is the register at @off (D11_DMA_BASE..D11_DMA_END) a TX/RX status? */
+bool d11_dma_is_status(D11Dma *d, uint32_t off);
 /*
  * an RX buffer for a frame of @frame_len bytes: the frame offset (RXCTL's,
  * at least @min_fo) and @body bytes after it, in @slot
