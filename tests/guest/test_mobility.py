@@ -75,8 +75,14 @@ rcstats() {
 for d in DISTANCES; do
   # the host walks the card there in WALK_S s while UDP keeps the rate
   # control busy (TCP would stall where the old rate no longer works)
+  # iperf3's UDP handshake is one datagram each way, never resent: the
+  # walk starts once the client reports its stream connected, not while
+  # the handshake may meet a link being walked into loss
+  timeout 40 iperf3 -c 10.0.2.2 -p UPORT -u -b 2M -t UDP_S -f k --forceflush > /tmp/udp.log 2>&1 &
+  udp=$!; export udp     # for wait-for
+  wait-for 'grep -q " connected to " /tmp/udp.log || ! kill -0 $udp 2>/dev/null' 10
   echo "BCM-HOST: walk-$d"
-  timeout 40 iperf3 -c 10.0.2.2 -p UPORT -u -b 2M -t UDP_S -f k --forceflush > /tmp/udp.log 2>&1
+  wait $udp
   echo "udp $d exit $?"
   # (a client killed by its timeout says "interrupt - the client has
   # terminated", no "error": the last lines then)

@@ -1539,6 +1539,56 @@ static void test_ap_beacons(void)
     qbcm_air_close(&a, 2);
 }
 
+/*
+ * The hostile card's RX header site (hw/net/bcm43xx/hostile.h): B, hostile
+ * at that site only (hostile-sites=16), writes the frame's header with the
+ * field the input names changed (word 0, the frame length, set to 0x1234)
+ * and the frame itself as it was on the air; the input exhausted, the next
+ * header is honest.  The card's own state is not changed: RX moves on.
+ */
+static void test_hostile_rx_header(void)
+{
+    static const uint8_t in[] = { 5, 0, 0x34, 0x12, 0, 0 };
+    g_autofree char *path = NULL;
+    QBcmAir a;
+    QBcmCard *A = &a.c[0], *B = &a.c[1];
+    uint8_t f[256], rx[512];
+    size_t len;
+    bool acked;
+    QDict *r;
+    int fd = g_file_open_tmp("bcm-hostile-XXXXXX", &path, NULL);
+
+    g_assert(fd >= 0);
+    g_assert_cmpint(write(fd, in, sizeof(in)), ==, sizeof(in));
+    close(fd);
+    qbcm_air_open(&a, 2, ",hostile-sites=16", &(QBcmAirOpts) {
+        .chip = chip,
+    });
+    r = qtest_qmp(a.qts, "{ 'execute': 'qom-set', 'arguments': { "
+                  "'path': '/machine/peripheral/card1', 'property': "
+                  "'hostile', 'value': %s } }", path);
+    g_assert(qdict_haskey(r, "return"));
+    qobject_unref(r);
+
+    len = qbcm_frame(f, B->mac, A->mac, 100);
+    for (int i = 0; i < 2; i++) {
+        qbcm_post(&a, A, f, len, true, 0xb, true);
+        g_assert_cmpuint(sent(A, &acked), ==, 1);
+        g_assert_true(acked);
+        g_assert_cmphex(qbcm_rx_cd(B), ==, 0x10 * (i + 1));
+        qtest_memread(a.qts, B->rxbuf + 2400 * i, rx, sizeof(rx));
+        g_assert_cmphex(lduw_le_p(rx), ==, i ? 6 + len + 4 : 0x1234);
+        g_assert_cmpmem(rx + D11_RX_FW598_FO + 6, len, f, len);
+    }
+    r = qtest_qmp(a.qts, "{ 'execute': 'qom-get', 'arguments': { "
+                  "'path': '/machine/peripheral/card1', 'property': "
+                  "'hostile-perturbed' } }");
+    g_assert_cmpint(qdict_get_int(r, "return"), ==, 1);
+    qobject_unref(r);
+    qbcm_air_close(&a, 2);
+    unlink(path);
+}
+
 /* a test of the cards on the air, for one chip: /bcm43xx/<chip>/<name> */
 typedef struct {
     const char *chip;
@@ -1588,6 +1638,7 @@ int main(int argc, char **argv)
         add_test(chips[i], "air/bad-fcs", test_bad_fcs);
         add_test(chips[i], "xmit/rts-cts", test_rts_cts);
         add_test(chips[i], "air/ap-beacons", test_ap_beacons);
+        add_test(chips[i], "hostile/rx-header", test_hostile_rx_header);
     }
 
     return g_test_run();
